@@ -1,0 +1,185 @@
+import { z } from "zod";
+
+/**
+ * The config contract of docs (architecture guide section 4). Parsed once in main.ts; a bad
+ * value stops the program before it listens, with one line per problem.
+ */
+
+const ROLES = ["api", "prober", "ingester", "alerter", "all"] as const;
+export type Role = Exclude<(typeof ROLES)[number], "all">;
+
+export const NETWORKS = ["eip155:84532", "eip155:8453"] as const;
+export type Network = (typeof NETWORKS)[number];
+
+const bool = (name: string) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], {
+      error: `${name} must be true or false`,
+    })
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const seconds = (min: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(min, `must be at least ${min} seconds`)
+    .max(max, `must be at most ${max} seconds`);
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" })
+  .transform((u) => u.replace(/\/+$/, ""));
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8402),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+  ROLE: z
+    .string()
+    .default("all")
+    .transform((v, ctx) => {
+      const roles = v.split(",").map((r) => r.trim());
+      for (const r of roles) {
+        if (!(ROLES as readonly string[]).includes(r)) {
+          ctx.addIssue({ code: "custom", message: `must be one of ${ROLES.join(", ")} (comma-separated)` });
+          return z.NEVER;
+        }
+      }
+      return roles.includes("all") ? (["api", "prober", "ingester", "alerter"] as Role[]) : (roles as Role[]);
+    }),
+  NETWORK: z.enum(NETWORKS, { error: `must be one of ${NETWORKS.join(", ")}` }).default("eip155:84532"),
+  PAY_TO: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+    .optional(),
+  FACILITATOR_URL: httpUrl.optional(),
+  FACILITATOR_AUTH_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+: ?.+$/, "must look like 'Header-Name: value'")
+    .optional(),
+  RPC_URL: httpUrl.optional(),
+  CATALOG_URLS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      const urls = v.split(",").map((s) => s.trim()).filter(Boolean);
+      for (const u of urls) {
+        if (!URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol)) {
+          ctx.addIssue({ code: "custom", message: `'${u}' is not an http(s) URL; expected comma-separated discovery URLs` });
+          return z.NEVER;
+        }
+      }
+      return urls;
+    }),
+  CATALOG_POLL_SECONDS: seconds(5, 86_400).default(300),
+  PROBE_INTERVAL_SECONDS: seconds(5, 86_400).default(600),
+  ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
+  ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").default(false),
+  TRUST_PROXY: bool("TRUST_PROXY").default(false),
+  MAX_ENTRIES: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(1_000_000).default(5000),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** The service's own base address, without a trailing slash. */
+  publicBaseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  roles: Role[];
+  network: Network;
+  /** undefined means: the devnet's pay-to account, known once the devnet is up. */
+  payTo: `0x${string}` | undefined;
+  facilitatorUrl: string | undefined;
+  facilitatorAuthHeader: { name: string; value: string } | undefined;
+  /** undefined with no facilitator URL means: spawn the local anvil devnet. */
+  rpcUrl: string | undefined;
+  /** undefined means demo mode: the bundled demo fleet and its catalog. */
+  catalogUrls: string[] | undefined;
+  demoMode: boolean;
+  catalogPollSeconds: number;
+  probeIntervalSeconds: number;
+  allowPrivateTargets: boolean;
+  allowPrivateWebhooks: boolean;
+  trustProxy: boolean;
+  maxEntries: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment. Throws ConfigError with one line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const clean = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
+  );
+  const parsed = envSchema.safeParse(clean);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? "config");
+        const raw = env[name];
+        return `config: ${name}=${JSON.stringify(raw ?? "")} ${i.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const demoMode = e.CATALOG_URLS === undefined;
+  const problems: string[] = [];
+  if (e.NETWORK === "eip155:8453") {
+    if (!e.FACILITATOR_URL) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs FACILITATOR_URL: the local devnet facilitator only settles on eip155:84532");
+    if (!e.PAY_TO) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs PAY_TO: the devnet account cannot receive real USDC");
+    if (e.ALLOW_PRIVATE_WEBHOOKS) problems.push("config: ALLOW_PRIVATE_WEBHOOKS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
+    if (e.ALLOW_PRIVATE_TARGETS) problems.push("config: ALLOW_PRIVATE_TARGETS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
+    if (demoMode) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs CATALOG_URLS: the demo fleet is a local devnet fixture");
+  }
+  if (e.FACILITATOR_URL && !e.PAY_TO) {
+    problems.push("config: FACILITATOR_URL is set but PAY_TO is not: a remote facilitator settles to a real address, set PAY_TO");
+  }
+  if (e.FACILITATOR_AUTH_HEADER && !e.FACILITATOR_URL) {
+    problems.push("config: FACILITATOR_AUTH_HEADER is set without FACILITATOR_URL: the local facilitator takes no auth");
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const port = e.PORT;
+  const auth = e.FACILITATOR_AUTH_HEADER?.match(/^([A-Za-z0-9-]+): ?(.+)$/);
+  return {
+    port,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    roles: e.ROLE,
+    network: e.NETWORK,
+    payTo: e.PAY_TO as `0x${string}` | undefined,
+    facilitatorUrl: e.FACILITATOR_URL,
+    facilitatorAuthHeader: auth ? { name: auth[1]!, value: auth[2]! } : undefined,
+    rpcUrl: e.RPC_URL,
+    catalogUrls: e.CATALOG_URLS,
+    demoMode,
+    catalogPollSeconds: e.CATALOG_POLL_SECONDS,
+    probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS,
+    allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    trustProxy: e.TRUST_PROXY,
+    maxEntries: e.MAX_ENTRIES,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Registry } from "prom-client";
+import type { Config } from "./config.js";
+import type { DbHandle } from "./db/client.js";
+import type { Clock } from "./lib/clock.js";
+import type { Logger } from "./lib/log.js";
+
+/**
+ * Everything a service or route needs, built once in main.ts (or a test harness) and passed
+ * down. Tests swap the clock or the config here; nothing is a module-level singleton.
+ */
+export interface AppContext {
+  config: Config;
+  db: DbHandle;
+  clock: Clock;
+  log: Logger;
+  metrics: Registry;
+  readiness: Readiness;
+}
+
+/** /healthz answers 200 only once migrations ran and every role of this process started. */
+export class Readiness {
+  private migrated = false;
+  private readonly pending = new Set<string>();
+  private readonly started = new Set<string>();
+
+  expectRoles(roles: readonly string[]): void {
+    for (const r of roles) this.pending.add(r);
+  }
+  markMigrated(): void {
+    this.migrated = true;
+  }
+  markStarted(role: string): void {
+    this.pending.delete(role);
+    this.started.add(role);
+  }
+  get ready(): boolean {
+    return this.migrated && this.pending.size === 0;
+  }
+  snapshot() {
+    return { migrated: this.migrated, started: [...this.started], pending: [...this.pending] };
+  }
+}

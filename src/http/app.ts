@@ -1,0 +1,74 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { Context } from "hono";
+import type { AppContext } from "../context.js";
+import { isTransient } from "../lib/transient-errors.js";
+import type { AppEnv } from "./app-env.js";
+import { ApiError, errorBody } from "./errors.js";
+import { MAX_BODY_BYTES } from "./input.js";
+import { createHttpMetrics } from "./metrics.js";
+import { observe } from "./middleware/observe.js";
+import { requestContext } from "./middleware/request-context.js";
+import { mountRoute } from "./mount.js";
+import { registerOpenApi } from "./openapi.js";
+import { mountPages } from "./pages/mount-pages.js";
+import type { PaymentGate } from "./payment/types.js";
+import type { AnyRouteDef } from "./registry.js";
+import { mountOperations } from "./operations.js";
+
+export interface AppOptions {
+  ctx: AppContext;
+  routes: readonly AnyRouteDef[];
+  gate?: PaymentGate;
+  validateResponses?: boolean;
+}
+
+export type App = OpenAPIHono<AppEnv>;
+
+/** Middleware order: request context, observation, body limit, then routes and pages. */
+export function createApp({ ctx, routes, gate, validateResponses = false }: AppOptions): App {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use(requestContext(ctx.log, ctx.config.trustProxy));
+  app.use(observe(createHttpMetrics(ctx.metrics)));
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  for (const def of routes) mountRoute(app, def, { ctx, gate, validateResponses });
+  registerOpenApi(app, ctx.config.publicBaseUrl, routes);
+  mountOperations(app, ctx);
+  mountPages(app, { ctx, routes, gate });
+
+  app.notFound((c) => c.json(errorBody(new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`), c.get("requestId")), 404));
+  app.onError((err, c) => renderError(err, c as Context<AppEnv>));
+  return app;
+}
+
+function renderError(err: Error, c: Context<AppEnv>): Response {
+  const apiError = toApiError(err, c);
+  const body = errorBody(apiError, c.get("requestId") ?? "unknown");
+  if (c.get("paid") && body.payment_settled === undefined) body.payment_settled = c.get("settled") ?? false;
+  for (const [k, v] of Object.entries(apiError.headers)) c.header(k, v);
+  return c.json(body, apiError.status);
+}
+
+function toApiError(err: Error, c: Context<AppEnv>): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    const status = err.status as ApiError["status"];
+    return new ApiError(status, status === 413 ? "payload_too_large" : "bad_request", err.message || "bad request");
+  }
+  const log = c.get("log");
+  if (isTransient(err)) {
+    log?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "dependency unavailable");
+    return new ApiError(503, "service_unavailable", "a dependency (database or probe pipeline) is unavailable or timed out; retry shortly", { retry_after_seconds: 30 }, { "retry-after": "30" });
+  }
+  log?.error({ err }, "unhandled error");
+  return new ApiError(500, "internal_error", "internal error; the request id identifies it in our logs");
+}

@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+
+export const SERVICE_NAME = "x402 Lookout";
+
+export const AttributionSchema = z
+  .object({
+    authority: z.string().describe("the service's own base address"),
+    product: z.string().describe("<Product> by x402 Lookout"),
+    claim: z.string().describe("states that this is provenance, not endorsement"),
+    url: z.string().describe("base address"),
+    spec: z.string().describe("address of the service's specification page"),
+  })
+  .openapi("Attribution");
+
+export type Attribution = z.infer<typeof AttributionSchema>;
+
+export const specUrl = (base: string) => `${base}/spec`;
+
+/** Passive provenance (spec section 1): who produced the signals, never an endorsement. */
+export function attribution(base: string, product: string): Attribution {
+  return {
+    authority: base,
+    product: `${product} by ${SERVICE_NAME}`,
+    claim: `Provenance only: ${SERVICE_NAME} computed these signals from its own probes. It is not an endorsement of any merchant and not a trust guarantee.`,
+    url: base,
+    spec: specUrl(base),
+  };
+}
+
+export function attributionHeaders(base: string, product: string): Record<string, string> {
+  return {
+    "X-signal-Authority": base,
+    "X-signal-Product": `${product} by ${SERVICE_NAME}`,
+    Link: `<${specUrl(base)}>; rel="describedby"`,
+  };
+}

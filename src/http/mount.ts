@@ -1,0 +1,71 @@
+import type { z } from "@hono/zod-openapi";
+import type { Context, Hono } from "hono";
+import { attribution, attributionHeaders, AttributionSchema } from "./attribution.js";
+import { readInput } from "./input.js";
+import type { PaymentGate, PaidRoute } from "./payment/types.js";
+import type { AnyRouteDef, HandlerContext } from "./registry.js";
+import type { AppContext } from "../context.js";
+import type { AppEnv } from "./app-env.js";
+
+export interface MountDeps {
+  ctx: AppContext;
+  gate: PaymentGate | undefined;
+  /** Check every answer against the route's response schema (tests turn this on). */
+  validateResponses: boolean;
+}
+
+/** Registers one route: input validation, attribution, payment, handler, response. */
+export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps): void {
+  const base = deps.ctx.config.publicBaseUrl;
+  const provenanceHeaders = def.product ? attributionHeaders(base, def.product) : undefined;
+
+  app.on(def.method.toUpperCase(), def.path, async (c) => {
+    c.set("routeId", def.id);
+    c.set("paid", def.price !== null);
+    if (provenanceHeaders) for (const [k, v] of Object.entries(provenanceHeaders)) c.header(k, v);
+
+    const input = await readInput(c, def);
+    const extraHeaders: Record<string, string> = {};
+    const hctx: HandlerContext = {
+      app: deps.ctx,
+      requestId: c.get("requestId"),
+      clientIp: c.get("clientIp"),
+      log: c.get("log"),
+      header: (name) => c.req.header(name),
+      setHeader: (name, value) => {
+        extraHeaders[name] = value;
+      },
+    };
+
+    const produce = async (): Promise<Response> => {
+      const out = await def.handler(input as never, hctx);
+      const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;
+      if (deps.validateResponses) assertResponse(def, body);
+      return c.json(body as object, 200, extraHeaders);
+    };
+
+    if (def.price === null) return produce();
+    if (!deps.gate) throw new Error(`route ${def.id} has a price but no payment gate is configured`);
+    return deps.gate.charge(c as Context, def as PaidRoute, hctx, produce);
+  });
+}
+
+function assertResponse(def: AnyRouteDef, body: unknown): void {
+  const schema = def.product ? withAttribution(def) : def.response;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw new Error(`response of ${def.id} does not match its schema: ${result.error.message}`);
+  }
+}
+
+const withAttributionCache = new WeakMap<object, z.ZodType>();
+
+/** The documented response of an attributed route: its schema plus the attribution field. */
+export function withAttribution(def: AnyRouteDef): z.ZodType {
+  let s = withAttributionCache.get(def.response);
+  if (!s) {
+    s = (def.response as z.ZodObject).extend({ attribution: AttributionSchema });
+    withAttributionCache.set(def.response, s);
+  }
+  return s;
+}

@@ -1,0 +1,28 @@
+import { html, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { SERVICE_NAME } from "../attribution.js";
+
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
+header{border-bottom:1px solid #d0d7de;margin-bottom:1.5rem}header a{color:inherit;text-decoration:none}
+h1{font-size:1.8rem;margin:.2rem 0 .6rem}h2{margin-top:2rem;border-bottom:1px solid #eaeef2}
+code,pre{font:14px/1.4 ui-monospace,monospace;background:#f6f8fa;border-radius:4px}
+code{padding:.1rem .3rem}pre{padding:.8rem;overflow:auto}
+table{border-collapse:collapse;width:100%;margin:.6rem 0}th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.price{font-weight:600}.muted{color:#57606a}nav a{margin-right:1rem}
+.tag{display:inline-block;padding:0 .4rem;border-radius:3px;background:#ddf4ff;font-size:.85rem}
+`;
+
+export function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · ${SERVICE_NAME}</title><style>${raw(STYLE)}</style></head>
+<body><header><nav><a href="/"><strong>${SERVICE_NAME}</strong></a><a href="/spec">Specification</a><a href="/openapi.json">OpenAPI</a></nav></header>
+<main>${body}</main>
+<footer class="muted"><p>Signals are provenance, not endorsement: ${SERVICE_NAME} reports what its probes observed.</p></footer>
+</body></html>`;
+}
+
+export const json = (value: unknown) => html`<pre><code>${JSON.stringify(value, null, 2)}</code></pre>`;

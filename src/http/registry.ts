@@ -1,0 +1,88 @@
+import type { z } from "@hono/zod-openapi";
+import type { ErrorStatus } from "./errors.js";
+import type { AppContext } from "../context.js";
+import type { Logger } from "../lib/log.js";
+
+/**
+ * A route declares everything the platform derives from it: validation, the OpenAPI document,
+ * the HTML reference page, attribution, the price the payment gate charges, metrics labels.
+ * Handlers are thin: take validated input, call one service function, return the body.
+ */
+export interface RouteDef<
+  Body extends z.ZodType = z.ZodType,
+  Params extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+> {
+  /** Stable identifier, e.g. "preflight"; used for operation ids and metrics. */
+  id: string;
+  method: "get" | "post" | "delete";
+  /** Hono-style path, e.g. "/api/v1/credits/:id". */
+  path: string;
+  /** Price in USDC as a decimal string ("0.001"), or null for a free route. */
+  price: string | null;
+  /** Product name for attribution (spec section 1); only the ten listed routes set it. */
+  product?: string;
+  /** Whether a prepaid credit bundle (X-Credit-Id) can pay for this route. */
+  acceptsCredits?: boolean;
+  title: string;
+  summary: string;
+  /** Longer prose for the reference page and OpenAPI description (plain text, paragraphs). */
+  description: string;
+  body?: Body;
+  /** Whether the body may be absent (treated as {}). */
+  bodyOptional?: boolean;
+  params?: Params;
+  response: Res;
+  examples: { request?: z.input<Body>; response: z.output<Res> };
+  /** Every non-200 status this route answers, with when. */
+  errors: Array<{ status: ErrorStatus; when: string }>;
+  /** Extra request headers worth documenting (beyond payment headers). */
+  headers?: Array<{ name: string; description: string }>;
+  handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
+}
+
+export interface HandlerInput<Body extends z.ZodType, Params extends z.ZodType> {
+  body: z.output<Body>;
+  params: z.output<Params>;
+}
+
+export interface HandlerContext {
+  app: AppContext;
+  requestId: string;
+  clientIp: string;
+  log: Logger;
+  /** Request headers, lower-cased names. */
+  header(name: string): string | undefined;
+  /** Adds a response header to the successful answer. */
+  setHeader(name: string, value: string): void;
+  /** Set by the payment gate once a payment or credit covers the call. */
+  payment?: PaymentInfo;
+}
+
+export interface PaymentInfo {
+  kind: "x402" | "credit";
+  payer: string | null;
+  network: string;
+  amountAtomic: string;
+  /** The settlement transaction once known; for x402 it is known only after settlement. */
+  transaction?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteDef = RouteDef<any, any, any>;
+
+export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
+  def: RouteDef<B, P, R>,
+): RouteDef<B, P, R> {
+  return def;
+}
+
+/** USDC has 6 decimals; challenge amounts are integer strings of 10^-6 USDC. */
+export function usdcToAtomic(price: string): string {
+  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(price);
+  if (!m) throw new Error(`invalid USDC price ${price}`);
+  const atomic = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
+  return atomic.toString();
+}
+
+export const isPaid = (r: AnyRouteDef): r is AnyRouteDef & { price: string } => r.price !== null;

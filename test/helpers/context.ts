@@ -1,0 +1,28 @@
+import { Registry } from "prom-client";
+import { pino } from "pino";
+import { loadConfig } from "../../src/config.js";
+import { Readiness, type AppContext } from "../../src/context.js";
+import { ManualClock } from "../../src/lib/clock.js";
+import { createTestDb } from "./db.js";
+
+export interface TestContext extends AppContext {
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+/** A real context on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const config = loadConfig({ PUBLIC_BASE_URL: "http://lookout.test", DATA_DIR: "memory://", ...env });
+  const db = await createTestDb();
+  const readiness = new Readiness();
+  readiness.markMigrated();
+  return {
+    config,
+    db,
+    clock: new ManualClock(new Date("2026-11-20T12:00:00.000Z")),
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    metrics: new Registry(),
+    readiness,
+    close: () => db.close(),
+  };
+}

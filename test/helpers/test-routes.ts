@@ -1,0 +1,42 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../src/http/registry.js";
+import { ApiError } from "../../src/http/errors.js";
+import { httpUrlField } from "../../src/http/schemas/common.js";
+
+/** Routes registered only in tests, to prove the registry machinery without a product route. */
+export const echoRoute = defineRoute({
+  id: "test-echo",
+  method: "post",
+  path: "/api/v1/test-echo",
+  price: null,
+  product: "Echo",
+  title: "Echo (test route)",
+  summary: "Echoes a URL back.",
+  description: "A route that exists only in tests.\n\nIt proves validation, attribution and errors.",
+  body: z.object({ url: httpUrlField(), n: z.number().int().min(1).max(10).default(1) }),
+  response: z.object({ url: z.string(), n: z.number().int(), observed_at: z.string() }),
+  examples: { request: { url: "https://api.example.com/x", n: 2 }, response: { url: "https://api.example.com/x", n: 2, observed_at: "2026-11-20T12:00:00.000Z" } },
+  errors: [{ status: 400, when: "url missing or not http(s)" }, { status: 503, when: "dependency unavailable" }],
+  handler: async ({ body }, { app, setHeader }) => {
+    if (body.url.includes("fail-transient")) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    if (body.url.includes("fail-conflict")) throw new ApiError(409, "conflict", "conflict for test");
+    setHeader("x-echo", String(body.n));
+    return { url: body.url, n: body.n, observed_at: app.clock.now().toISOString() };
+  },
+});
+
+export const plainRoute = defineRoute({
+  id: "test-plain",
+  method: "post",
+  path: "/api/v1/test-plain",
+  price: "0.001",
+  title: "Plain (test route)",
+  summary: "A paid route without attribution.",
+  description: "Exists only in tests.",
+  body: z.object({}).passthrough(),
+  bodyOptional: true,
+  response: z.object({ ok: z.boolean() }),
+  examples: { request: {}, response: { ok: true } },
+  errors: [{ status: 503, when: "dependency unavailable" }],
+  handler: async () => ({ ok: true }),
+});
