@@ -3,6 +3,7 @@ import type { Config } from "./config.js";
 import type { DbHandle } from "./db/client.js";
 import type { Clock } from "./lib/clock.js";
 import type { Logger } from "./lib/log.js";
+import type { Services } from "./services/index.js";
 
 /**
  * Everything a service or route needs, built once in main.ts (or a test harness) and passed
@@ -15,6 +16,7 @@ export interface AppContext {
   log: Logger;
   metrics: Registry;
   readiness: Readiness;
+  services: Services;
 }
 
 /** /healthz answers 200 only once migrations ran and every role of this process started. */

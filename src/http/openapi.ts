@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env.js";
 import { withAttribution } from "./mount.js";
 import type { AnyRouteDef } from "./registry.js";
-import { usdcToAtomic } from "./registry.js";
+import { usdcToAtomic } from "../lib/usdc.js";
 import { ErrorBodySchema, PaymentRequiredSchema } from "./schemas/common.js";
 import { SERVICE_NAME } from "./attribution.js";
 

@@ -39,6 +39,11 @@ export interface RouteDef<
   /** Extra request headers worth documenting (beyond payment headers). */
   headers?: Array<{ name: string; description: string }>;
   handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
+  /**
+   * Called when a request repeats a payment that already paid for an answer. May throw an
+   * ApiError (credits answer 409 with the bundle it bought); otherwise the gate answers 402.
+   */
+  onReplay?: (paymentId: string, ctx: HandlerContext) => Promise<void>;
 }
 
 export interface HandlerInput<Body extends z.ZodType, Params extends z.ZodType> {
@@ -64,6 +69,8 @@ export interface PaymentInfo {
   payer: string | null;
   network: string;
   amountAtomic: string;
+  /** The ledger row of an x402 payment; services bind what it buys to it. */
+  paymentId?: string;
   /** The settlement transaction once known; for x402 it is known only after settlement. */
   transaction?: string;
 }
@@ -75,14 +82,6 @@ export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends 
   def: RouteDef<B, P, R>,
 ): RouteDef<B, P, R> {
   return def;
-}
-
-/** USDC has 6 decimals; challenge amounts are integer strings of 10^-6 USDC. */
-export function usdcToAtomic(price: string): string {
-  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(price);
-  if (!m) throw new Error(`invalid USDC price ${price}`);
-  const atomic = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
-  return atomic.toString();
 }
 
 export const isPaid = (r: AnyRouteDef): r is AnyRouteDef & { price: string } => r.price !== null;

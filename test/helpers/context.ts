@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { Readiness, type AppContext } from "../../src/context.js";
 import { ManualClock } from "../../src/lib/clock.js";
+import { createServices } from "../../src/services/index.js";
 import { createTestDb } from "./db.js";
 
 export interface TestContext extends AppContext {
@@ -16,10 +17,12 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const db = await createTestDb();
   const readiness = new Readiness();
   readiness.markMigrated();
+  const clock = new ManualClock(new Date("2026-11-20T12:00:00.000Z"));
   return {
     config,
     db,
-    clock: new ManualClock(new Date("2026-11-20T12:00:00.000Z")),
+    clock,
+    services: createServices(db, clock),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     metrics: new Registry(),
     readiness,

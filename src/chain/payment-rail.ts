@@ -1,0 +1,31 @@
+import type { Config } from "../config.js";
+import type { Logger } from "../lib/log.js";
+import { startDevnet, type Devnet } from "./devnet.js";
+import { createLocalFacilitator, createRemoteFacilitator, type FacilitatorClient } from "./facilitator.js";
+import { getNetworkInfo } from "./networks.js";
+
+/** Where payments go and who settles them: the local devnet, or a remote facilitator. */
+export interface PaymentRail {
+  network: string;
+  payTo: string;
+  asset: { address: string; name: string; version: string };
+  facilitator: FacilitatorClient;
+  /** Present when the embedded devnet runs in this process. */
+  devnet?: Devnet;
+}
+
+export async function startPaymentRail(config: Config, log: Logger): Promise<PaymentRail> {
+  const info = getNetworkInfo(config.network);
+  const asset = { address: info.usdc.address, name: info.usdc.eip712.name, version: info.usdc.eip712.version };
+  if (config.facilitatorUrl) {
+    log.info({ facilitator: config.facilitatorUrl, network: config.network }, "payments settle through a remote facilitator");
+    return { network: config.network, payTo: config.payTo!, asset, facilitator: createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader) };
+  }
+  const devnet = await startDevnet({ log });
+  const demo = devnet.demoAccounts[0]!;
+  log.info(
+    { rpc: devnet.rpcUrl, chainId: devnet.chainId, usdc: devnet.usdcAddress, payTo: config.payTo ?? devnet.payTo, demoAddress: demo.address, demoPrivateKey: demo.privateKey },
+    "local devnet up: anvil accounts 1..9 hold 1,000 test USDC each; the demo key above is a public anvil test key",
+  );
+  return { network: devnet.network, payTo: config.payTo ?? devnet.payTo, asset, facilitator: createLocalFacilitator(devnet), devnet };
+}

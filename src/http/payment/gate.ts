@@ -1,0 +1,167 @@
+import type { Context } from "hono";
+import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import type { Logger } from "../../lib/log.js";
+import type { PaymentLedger } from "../../services/payments/ledger.js";
+import type { AppEnv } from "../app-env.js";
+import { ApiError } from "../errors.js";
+import type { HandlerContext } from "../registry.js";
+import { usdcToAtomic } from "../../lib/usdc.js";
+import { paymentRequiredResponse } from "./challenge.js";
+import type { CreditBypass } from "./credit-bypass.js";
+import type { PaidRoute, PaymentGate, PaymentRequired } from "./types.js";
+
+export interface GateOptions {
+  network: string;
+  payTo: string;
+  asset: { address: string; name: string; version: string };
+  publicBaseUrl: string;
+  facilitator: FacilitatorClient;
+  routes: readonly PaidRoute[];
+  ledger: PaymentLedger;
+  credits?: CreditBypass;
+  log: Logger;
+}
+
+const MAX_TIMEOUT_SECONDS = 300;
+/** Facilitator calls that take longer than this answer 503 rather than hold the agent. */
+const FACILITATOR_TIMEOUT_MS = 20_000;
+
+/**
+ * The x402 v2 gate: challenge, verify, run, settle. Business code never sees any of it.
+ * Order per request: validated input (by the mount) -> credit bypass -> 402 or verify ->
+ * claim the authorization (replays stop here) -> handler -> settle only an answer below 400.
+ */
+export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate> {
+  const server = new x402ResourceServer(opts.facilitator).register(opts.network as `${string}:${string}`, new ExactEvmScheme());
+  await server.initialize();
+
+  const requirements = new Map<string, PaymentRequirements>();
+  for (const route of opts.routes) {
+    const [req] = await server.buildPaymentRequirements({
+      scheme: "exact",
+      network: opts.network as `${string}:${string}`,
+      payTo: opts.payTo,
+      price: { asset: opts.asset.address, amount: usdcToAtomic(route.price), extra: { name: opts.asset.name, version: opts.asset.version } },
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    });
+    requirements.set(route.id, req!);
+  }
+
+  const requirementFor = (route: PaidRoute): PaymentRequirements => {
+    const req = requirements.get(route.id);
+    if (!req) throw new Error(`route ${route.id} was not registered with the payment gate`);
+    return req;
+  };
+
+  const paymentRequired = (route: PaidRoute, error?: string): PaymentRequired => ({
+    x402Version: 2,
+    ...(error ? { error } : {}),
+    resource: { url: `${opts.publicBaseUrl}${route.path}`, description: route.summary, mimeType: "application/json" },
+    accepts: [requirementFor(route) as PaymentRequired["accepts"][number]],
+  });
+
+  const facilitatorCall = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        call(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new FacilitatorUnavailable(`${what} timed out after ${FACILITATOR_TIMEOUT_MS} ms`)), FACILITATOR_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      if (err instanceof FacilitatorUnavailable) throw err;
+      throw new FacilitatorUnavailable(`${what} failed: ${(err as Error).message}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
+    const ctx = c as Context<AppEnv>;
+    if (route.acceptsCredits && opts.credits) {
+      const viaCredit = await opts.credits.tryPay(ctx, route, hctx, produce);
+      if (viaCredit) return viaCredit;
+    }
+
+    const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
+    const challenge = (error: string) => paymentRequiredResponse(c, paymentRequired(route, error));
+    if (!header) return challenge(`Payment required: ${route.price} USDC. Sign the accepted requirement and retry with the PAYMENT-SIGNATURE header.`);
+
+    let payload: PaymentPayload;
+    try {
+      payload = decodePaymentSignatureHeader(header);
+    } catch {
+      return challenge("invalid_payment: the PAYMENT-SIGNATURE header is not a base64-encoded x402 PaymentPayload");
+    }
+    if (payload.x402Version !== 2) return challenge(`invalid_payment: x402Version ${String(payload.x402Version)} is not supported; use version 2`);
+
+    const req = requirementFor(route);
+    const match = server.findMatchingRequirements([req], payload);
+    if (!match) {
+      return challenge(`invalid_payment: the payment does not match the accepted requirement (scheme exact, network ${req.network}, asset ${req.asset}, amount ${req.amount}, payTo ${req.payTo})`);
+    }
+
+    const existing = await opts.ledger.find(payload);
+    if (existing) {
+      if (existing.status === "settled" && route.onReplay) await route.onReplay(existing.id, hctx);
+      return challenge("invalid_payment: this payment authorization was already used (replay)");
+    }
+
+    const verified = await facilitatorCall("verify", () => server.verifyPayment(payload, match));
+    if (!verified.isValid) {
+      return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? `: ${verified.invalidMessage}` : ""}`);
+    }
+    const payer = verified.payer ?? null;
+
+    const claim = await opts.ledger.claim({ payload, route: route.id, requestId: hctx.requestId, payer, network: match.network, amountAtomic: match.amount });
+    if (!claim) return challenge("invalid_payment: this payment authorization was already used (replay)");
+
+    hctx.payment = { kind: "x402", payer, network: match.network, amountAtomic: match.amount, paymentId: claim.id };
+    let response: Response;
+    try {
+      response = await produce();
+    } catch (err) {
+      await opts.ledger.release(claim, describe(err));
+      throw err;
+    }
+    if (response.status >= 400) {
+      await opts.ledger.release(claim, `handler answered ${response.status}`);
+      return response;
+    }
+
+    let settled;
+    try {
+      settled = await facilitatorCall("settle", () => server.settlePayment(payload, match));
+    } catch (err) {
+      await opts.ledger.settleFailed(claim, describe(err));
+      opts.log.warn({ route: route.id, err: describe(err) }, "settlement failed; answer withheld");
+      throw err;
+    }
+    if (!settled.success) {
+      await opts.ledger.settleFailed(claim, settled.errorReason ?? "settlement failed");
+      return challenge(`settlement_failed: ${settled.errorReason ?? "the facilitator refused to settle"}${settled.errorMessage ? `: ${settled.errorMessage}` : ""}; nothing was charged and the answer is withheld`);
+    }
+    ctx.set("settled", true);
+    await opts.ledger.settled(claim, { transaction: settled.transaction, network: settled.network, payer: settled.payer ?? payer });
+    response.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(settled));
+    response.headers.set("Access-Control-Expose-Headers", "PAYMENT-RESPONSE");
+    return response;
+  }
+
+  return { charge, paymentRequired };
+}
+
+/** The facilitator did not answer: a 503 that never settles (spec 5.5). */
+export class FacilitatorUnavailable extends ApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(503, "facilitator_unavailable", `payment facilitator unavailable: ${message}; nothing was settled, retry shortly`, { payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 }, { "retry-after": "30" });
+    if (options?.cause) this.cause = options.cause;
+  }
+}
+
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+

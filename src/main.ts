@@ -1,0 +1,77 @@
+import { Registry, collectDefaultMetrics } from "prom-client";
+import { startPaymentRail } from "./chain/payment-rail.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { Readiness, type AppContext } from "./context.js";
+import { openDatabase } from "./db/client.js";
+import { migrate } from "./db/migrate.js";
+import { createApp } from "./http/app.js";
+import { createCreditBypass } from "./http/payment/credit-bypass.js";
+import { createPaymentGate } from "./http/payment/gate.js";
+import type { PaidRoute } from "./http/payment/types.js";
+import { isPaid } from "./http/registry.js";
+import { productRoutes } from "./http/routes/index.js";
+import { listen } from "./http/serve.js";
+import { systemClock } from "./lib/clock.js";
+import { Lifecycle } from "./lib/lifecycle.js";
+import { createLogger } from "./lib/log.js";
+import { createServices } from "./services/index.js";
+
+/** Composition root: config -> database -> services -> roles. */
+async function main(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const lifecycle = new Lifecycle(log);
+  const stop = (reason: string, code: number) => void lifecycle.shutdown(reason).finally(() => process.exit(code));
+  process.once("SIGTERM", () => stop("SIGTERM", 0));
+  process.once("SIGINT", () => stop("SIGINT", 0));
+
+  try {
+    const readiness = new Readiness();
+    readiness.expectRoles(config.roles);
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    lifecycle.add("database", () => db.close());
+    const { applied } = await migrate(db.db);
+    readiness.markMigrated();
+    log.info({ dialect: db.dialect, applied }, "database ready");
+
+    const metrics = new Registry();
+    collectDefaultMetrics({ register: metrics });
+    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness, services: createServices(db, systemClock) };
+
+    for (const role of config.roles) {
+      if (role === "api") await startApi(ctx, lifecycle);
+      else log.warn({ role }, "this build has no work for the role yet");
+      readiness.markStarted(role);
+    }
+  } catch (err) {
+    log.fatal({ err }, "start-up failed");
+    stop("start-up failed", 1);
+  }
+}
+
+async function startApi(ctx: AppContext, lifecycle: Lifecycle): Promise<void> {
+  const { config, log } = ctx;
+  const rail = await startPaymentRail(config, log);
+  if (rail.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
+  const gate = await createPaymentGate({
+    ...rail,
+    publicBaseUrl: config.publicBaseUrl,
+    routes: productRoutes.filter(isPaid) as PaidRoute[],
+    ledger: ctx.services.payments,
+    credits: createCreditBypass(ctx.services.credits),
+    log,
+  });
+  const app = createApp({ ctx, routes: productRoutes, gate });
+  const server = await listen(app, config.host, config.port);
+  lifecycle.add("http", () => server.close());
+  log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  for (const line of err.problems) console.error(line);
+  process.exit(1);
+}
+void main(config);
