@@ -40,3 +40,43 @@ export const plainRoute = defineRoute({
   errors: [{ status: 503, when: "dependency unavailable" }],
   handler: async () => ({ ok: true }),
 });
+
+/** A paid route whose handler fails like a database outage, to prove nothing settles. */
+export const failingPaidRoute = defineRoute({
+  id: "test-failing",
+  method: "post",
+  path: "/api/v1/test-failing",
+  price: "0.001",
+  title: "Failing (test route)",
+  summary: "Always fails with a dependency outage.",
+  description: "Exists only in tests.",
+  body: z.object({}).passthrough(),
+  bodyOptional: true,
+  response: z.object({ ok: z.boolean() }),
+  examples: { request: {}, response: { ok: true } },
+  errors: [{ status: 503, when: "always" }],
+  handler: async () => {
+    throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  },
+});
+
+/** A paid route that a credit bundle can pay, like preflight. */
+export const creditPaidRoute = defineRoute({
+  id: "test-credit-paid",
+  method: "post",
+  path: "/api/v1/test-credit-paid",
+  price: "0.001",
+  acceptsCredits: true,
+  title: "Credit-paid (test route)",
+  summary: "Answers when paid per call or from a credit bundle.",
+  description: "Exists only in tests.",
+  body: z.object({ fail: z.boolean().default(false) }),
+  bodyOptional: true,
+  response: z.object({ paidWith: z.string() }),
+  examples: { request: {}, response: { paidWith: "credit" } },
+  errors: [{ status: 503, when: "fail=true" }],
+  handler: async ({ body }, ctx) => {
+    if (body.fail) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    return { paidWith: ctx.payment?.kind ?? "none" };
+  },
+});

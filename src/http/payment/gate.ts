@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Logger } from "../../lib/log.js";
 import type { PaymentLedger } from "../../services/payments/ledger.js";
@@ -23,10 +23,11 @@ export interface GateOptions {
   ledger: PaymentLedger;
   credits?: CreditBypass;
   log: Logger;
+  /** Facilitator calls slower than this answer 503 rather than hold the agent (default 20 s). */
+  facilitatorTimeoutMs?: number;
 }
 
 const MAX_TIMEOUT_SECONDS = 300;
-/** Facilitator calls that take longer than this answer 503 rather than hold the agent. */
 const FACILITATOR_TIMEOUT_MS = 20_000;
 
 /**
@@ -63,13 +64,14 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     accepts: [requirementFor(route) as PaymentRequired["accepts"][number]],
   });
 
+  const timeoutMs = opts.facilitatorTimeoutMs ?? FACILITATOR_TIMEOUT_MS;
   const facilitatorCall = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
         call(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new FacilitatorUnavailable(`${what} timed out after ${FACILITATOR_TIMEOUT_MS} ms`)), FACILITATOR_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new FacilitatorUnavailable(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
     } catch (err) {
@@ -111,9 +113,9 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
       return challenge("invalid_payment: this payment authorization was already used (replay)");
     }
 
-    const verified = await facilitatorCall("verify", () => server.verifyPayment(payload, match));
+    const verified = await facilitatorCall("verify", () => server.verifyPayment(payload, match).catch(refusedVerify));
     if (!verified.isValid) {
-      return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? `: ${verified.invalidMessage}` : ""}`);
+      return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`);
     }
     const payer = verified.payer ?? null;
 
@@ -135,7 +137,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
 
     let settled;
     try {
-      settled = await facilitatorCall("settle", () => server.settlePayment(payload, match));
+      settled = await facilitatorCall("settle", () => server.settlePayment(payload, match).catch(refusedSettle));
     } catch (err) {
       await opts.ledger.settleFailed(claim, describe(err));
       opts.log.warn({ route: route.id, err: describe(err) }, "settlement failed; answer withheld");
@@ -143,7 +145,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     }
     if (!settled.success) {
       await opts.ledger.settleFailed(claim, settled.errorReason ?? "settlement failed");
-      return challenge(`settlement_failed: ${settled.errorReason ?? "the facilitator refused to settle"}${settled.errorMessage ? `: ${settled.errorMessage}` : ""}; nothing was charged and the answer is withheld`);
+      return challenge(`settlement_failed: ${settled.errorReason ?? "the facilitator refused to settle"}${brief(settled.errorMessage)}; nothing was charged and the answer is withheld`);
     }
     ctx.set("settled", true);
     await opts.ledger.settled(claim, { transaction: settled.transaction, network: settled.network, payer: settled.payer ?? payer });
@@ -162,6 +164,19 @@ export class FacilitatorUnavailable extends ApiError {
     if (options?.cause) this.cause = options.cause;
   }
 }
+
+/** A remote facilitator reports a refusal by throwing; it is a 402, not an outage. */
+function refusedVerify(err: unknown): VerifyResponse {
+  if (err instanceof VerifyError) return { isValid: false, invalidReason: err.invalidReason, invalidMessage: err.invalidMessage, payer: err.payer };
+  throw err;
+}
+function refusedSettle(err: unknown): SettleResponse {
+  if (err instanceof SettleError) return { success: false, errorReason: err.errorReason, errorMessage: err.errorMessage, transaction: err.transaction, network: err.network };
+  throw err;
+}
+
+/** Facilitators return multi-line revert dumps; the client gets the first line. */
+const brief = (message: string | undefined) => (message ? `: ${message.split("\n")[0]!.slice(0, 200)}` : "");
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 

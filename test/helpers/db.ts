@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type DbHandle } from "../../src/db/client.js";
+import { migrate } from "../../src/db/migrate.js";
+
+export type TestDb = DbHandle & { url?: string };
+
+export interface TestDbOptions {
+  /** Apply the bundled migrations (default true). */
+  migrate?: boolean;
+}
+
+/** The PostgreSQL server tests run against, if any (TEST_DATABASE_URL). */
+export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * A fresh, migrated database: in-memory PGlite by default; with TEST_DATABASE_URL, a new
+ * uniquely named database on that server, dropped again by close().
+ */
+export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
+  const serverUrl = testDatabaseUrl;
+  if (!serverUrl) {
+    const handle = await openDatabase({ dataDir: "memory://" });
+    if (opts.migrate !== false) await migrate(handle.db);
+    return handle;
+  }
+  // Lowercase letters, digits and underscores only, so the name needs no quoting.
+  const name = `lookout_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  await admin(serverUrl, `create database ${name}`);
+  const drop = () => admin(serverUrl, `drop database if exists ${name} with (force)`);
+  const url = withDatabase(serverUrl, name);
+  let handle: DbHandle;
+  try {
+    handle = await openDatabase({ databaseUrl: url, poolSize: 4 });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  try {
+    if (opts.migrate !== false) await migrate(handle.db);
+  } catch (err) {
+    await handle.close();
+    await drop();
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    ...handle,
+    url,
+    close() {
+      closing ??= handle.close().then(drop);
+      return closing;
+    },
+  };
+}

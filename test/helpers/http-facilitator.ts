@@ -1,0 +1,40 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import type { FacilitatorClient } from "../../src/chain/facilitator.js";
+
+export type FacilitatorMode = "ok" | "hang" | "error" | "settle-error";
+
+/**
+ * A real facilitator over HTTP (x402 /supported, /verify, /settle) in front of the devnet's
+ * local facilitator, whose behaviour a test can switch to hanging or failing mid-run.
+ */
+export async function startHttpFacilitator(local: FacilitatorClient) {
+  let mode: FacilitatorMode = "ok";
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      const reply = (status: number, value: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(value));
+      };
+      if (req.url === "/supported") return void local.getSupported().then((s) => reply(200, s));
+      if (mode === "hang") return; // never answers
+      if (mode === "error" || (mode === "settle-error" && req.url === "/settle")) return reply(500, { error: "facilitator exploded" });
+      const { paymentPayload, paymentRequirements } = JSON.parse(body) as { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
+      const work = req.url === "/verify" ? local.verify(paymentPayload, paymentRequirements) : local.settle(paymentPayload, paymentRequirements);
+      work.then((r) => reply(200, r), (err: unknown) => reply(500, { error: String(err) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setMode: (m: FacilitatorMode) => void (mode = m),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
