@@ -18,7 +18,7 @@ const json = { "content-type": "application/json" };
 function recordingFetch(accountIndex = 0) {
   const sent: string[] = [];
   const spy: typeof fetch = async (input, init) => {
-    const req = new Request(input as RequestInfo, init);
+    const req = new Request(input as string | URL | Request, init);
     const sig = req.headers.get("payment-signature");
     if (sig) sent.push(sig);
     return fetch(req);
