@@ -20,9 +20,19 @@ import { createServices } from "./services/index.js";
 async function main(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const lifecycle = new Lifecycle(log);
-  const stop = (reason: string, code: number) => void lifecycle.shutdown(reason).finally(() => process.exit(code));
-  process.once("SIGTERM", () => stop("SIGTERM", 0));
-  process.once("SIGINT", () => stop("SIGINT", 0));
+  let stopping = false;
+  const stop = (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    void lifecycle.shutdown(reason).finally(() => process.exit(code));
+  };
+  // Handlers stay registered: the devnet treats a registered handler as "the app owns shutdown".
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) process.exit(130); // a second signal: stop waiting
+      stop(signal, 0);
+    });
+  }
 
   try {
     const readiness = new Readiness();

@@ -175,3 +175,25 @@ describe("credits", () => {
     expect({ ...ja, request_id: "" }).toEqual({ ...jb, request_id: "" });
   });
 });
+
+describe("reference pages", () => {
+  it("answers GET on a paid route with an HTML page generated from the registry", async () => {
+    const res = await fetch(`${svc.url}/api/v1/credits`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const html = await res.text();
+    expect(html).toContain("Prepaid credit bundle");
+    expect(html).toContain("0.50 USDC (challenge amount &quot;500000&quot;)");
+    expect(html).toContain("<td>409</td>");
+    expect(html).toContain("<td>402</td>");
+    expect(html).toContain(svc.devnet.payTo);
+    expect(html).toContain("&quot;maxTimeoutSeconds&quot;: 300");
+    expect(html).toContain("creditId");
+  });
+
+  it("lists every route on the landing page", async () => {
+    const html = await (await fetch(`${svc.url}/`)).text();
+    for (const path of ["/api/v1/credits", "/api/v1/test-plain"]) expect(html).toContain(`href="${path}"`);
+    expect(html).toContain('href="/spec#credits-status"');
+  });
+});
