@@ -1,0 +1,100 @@
+/**
+ * Every number that defines a signal, in one place. docs/signals.md explains each; change one
+ * only with a decision record in docs/decisions/.
+ */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+export const PREFLIGHT_CODES = [
+  "unknown_endpoint",
+  "no_history",
+  "dead",
+  "zombie",
+  "decoy_price_extreme",
+  "suspicious_high_price",
+  "slow",
+  "new_provider",
+  "never_paid_zombie",
+  "proxy_markup",
+  "wildcard_402",
+  "spa_fallback",
+] as const;
+export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
+export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;
+
+export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
+export type ForensicsCode = (typeof FORENSICS_CODES)[number];
+export type WarningCode = PreflightCode | ForensicsCode;
+export type BlacklistReason = (typeof BLACKLIST_REASONS)[number];
+export const ALL_CODES: readonly WarningCode[] = [...PREFLIGHT_CODES, ...FORENSICS_CODES];
+
+export const THRESHOLDS = {
+  /** dead: at least this many probes in the dead window, none healthy. */
+  deadMinProbes: 3,
+  deadWindowMs: 30 * MINUTE,
+  /** zombie: the service's endpoints had at least this many probes in the last hour, all errors. */
+  zombieMinProbes: 3,
+  zombieWindowMs: HOUR,
+  decoyPriceUsdc: 1000,
+  suspiciousPriceUsdc: 10,
+  slowAvgLatencyMs: 2000,
+  newProviderAgeMs: DAY,
+  /** never_paid_zombie and ghost_listing: listed at least this long with zero calls. */
+  neverPaidListedMs: 30 * DAY,
+  proxyMarkupRatio: 3,
+  dead7dMinProbes: 20,
+  mostlyDeadUptimePct: 50,
+  slowP99Ms: 5000,
+  priceOutlierRatio: 10,
+  highConcentrationPct: 5,
+  /** no_history: in the catalog but no probe within this window. */
+  noHistoryWindowMs: HOUR,
+} as const;
+
+/** Warnings that make ok=false. */
+export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
+  "dead",
+  "zombie",
+  "decoy_price_extreme",
+  "never_paid_zombie",
+  "dead_7d",
+  "mostly_dead",
+]);
+
+/** Wallet-drain risks: recommended_action skip. */
+export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>(["decoy_price_extreme", "suspicious_high_price", "never_paid_zombie"]);
+
+/** risk_score is the largest weight among the warnings that fired (critical = 1). */
+export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
+  dead: 1,
+  zombie: 1,
+  decoy_price_extreme: 1,
+  never_paid_zombie: 1,
+  dead_7d: 1,
+  mostly_dead: 1,
+  suspicious_high_price: 0.7,
+  spa_fallback: 0.6,
+  proxy_markup: 0.5,
+  wildcard_402: 0.5,
+  price_outlier_high: 0.5,
+  unknown_endpoint: 0.4,
+  no_history: 0.35,
+  slow_p99: 0.3,
+  slow: 0.3,
+  new_provider: 0.2,
+  high_concentration: 0.1,
+};
+
+/** confidence: 0 without evidence, 0.2 for one probe, 1 from this many probes in the last hour. */
+export const CONFIDENCE_FULL_PROBES = 6;
+export const CONFIDENCE_SINGLE_PROBE = 0.2;
+/** Below this, an ok=false verdict is a hint only: recommended_action investigate. */
+export const CONFIDENCE_HINT_BELOW = 0.4;
+
+/** decoy_probability blend (forensics); see docs/signals.md. */
+export const DECOY_BLEND = { price: 0.45, neverPaid: 0.2, hostTrap: 0.15, errors: 0.2 } as const;
+
+/** Free trial (spec 8) and unknown-URL live probes (signals.md "Unknown URLs"). */
+export const TRIAL = { perIpPerDay: 10, perHostPerDay: 50, cacheSeconds: 300 } as const;
+export const LIVE_PROBE = { budgetMs: 3000, cacheSeconds: 300, perHostPerMinute: 6 } as const;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { HOUR, MINUTE, DAY } from "../../src/services/signals/constants.js";
+import { confidenceOf, evaluate, type SignalInput } from "../../src/services/signals/engine.js";
+
+const now = new Date("2026-11-20T12:00:00Z");
+const ago = (ms: number) => new Date(now.getTime() - ms);
+
+/** A clean, well-observed endpoint: no warning fires. */
+const clean = (over: Partial<SignalInput> = {}): SignalInput => ({
+  known: true,
+  priceUsdc: 0.01,
+  probes30m: 3,
+  healthy30m: 3,
+  probes1h: 6,
+  avgLatency1hMs: 120,
+  lastProbeAt: ago(5 * MINUTE),
+  probes7d: 1000,
+  healthy7d: 1000,
+  p99Latency7dMs: 400,
+  serviceProbes1h: 12,
+  serviceErrors1h: 0,
+  serviceSince: ago(10 * DAY),
+  listedSince: ago(10 * DAY),
+  l30dCalls: 1200,
+  lastCalledAt: ago(HOUR),
+  wildcard402: false,
+  spaFallback: false,
+  markupReferenceUsdc: 0.01,
+  priceRatioToMedian: 1,
+  concentrationPct: 1,
+  ...over,
+});
+
+const fires = (over: Partial<SignalInput>, mode: "preflight" | "forensics" = "forensics") => evaluate(clean(over), now, mode).warnings;
+
+describe("signal engine thresholds", () => {
+  it("reports nothing for a clean endpoint and recommends pay", () => {
+    expect(evaluate(clean(), now)).toEqual({ ok: true, warnings: [], reason_codes: [], risk_score: 0, confidence: 1, recommended_action: "pay" });
+  });
+
+  it.each<[string, Partial<SignalInput>, Partial<SignalInput>]>([
+    ["dead", { probes30m: 3, healthy30m: 0 }, { probes30m: 2, healthy30m: 0 }],
+    ["zombie", { serviceProbes1h: 3, serviceErrors1h: 3 }, { serviceProbes1h: 3, serviceErrors1h: 2 }],
+    ["decoy_price_extreme", { priceUsdc: 1000 }, { priceUsdc: 999.999999 }],
+    ["suspicious_high_price", { priceUsdc: 10 }, { priceUsdc: 9.999999 }],
+    ["slow", { avgLatency1hMs: 2000 }, { avgLatency1hMs: 1999 }],
+    ["new_provider", { serviceSince: ago(DAY - 1) }, { serviceSince: ago(DAY) }],
+    ["never_paid_zombie", { listedSince: ago(30 * DAY), l30dCalls: 0, lastCalledAt: null }, { listedSince: ago(30 * DAY - 1), l30dCalls: 0, lastCalledAt: null }],
+    ["proxy_markup", { priceUsdc: 0.03, markupReferenceUsdc: 0.01 }, { priceUsdc: 0.0299, markupReferenceUsdc: 0.01 }],
+    ["wildcard_402", { wildcard402: true }, { wildcard402: false }],
+    ["spa_fallback", { spaFallback: true }, { spaFallback: false }],
+    ["no_history", { lastProbeAt: ago(HOUR + 1) }, { lastProbeAt: ago(HOUR) }],
+    ["unknown_endpoint", { known: false }, { known: true }],
+    ["dead_7d", { probes7d: 20, healthy7d: 0 }, { probes7d: 19, healthy7d: 0 }],
+    ["mostly_dead", { probes7d: 20, healthy7d: 9 }, { probes7d: 20, healthy7d: 10 }],
+    ["slow_p99", { p99Latency7dMs: 5000 }, { p99Latency7dMs: 4999 }],
+    ["price_outlier_high", { priceRatioToMedian: 10 }, { priceRatioToMedian: 9.99 }],
+    ["high_concentration", { concentrationPct: 5 }, { concentrationPct: 4.9 }],
+  ])("%s fires at its threshold and not just below", (code, at, below) => {
+    expect(fires(at)).toContain(code);
+    expect(fires(below)).not.toContain(code);
+  });
+
+  it("keeps forensics codes out of preflight", () => {
+    expect(fires({ probes7d: 20, healthy7d: 0, p99Latency7dMs: 9000 }, "preflight")).toEqual([]);
+  });
+});
+
+describe("verdict", () => {
+  it.each<[string, Partial<SignalInput>, { ok: boolean; action: string; risk: number }]>([
+    ["decoy: skip", { priceUsdc: 2500 }, { ok: false, action: "skip", risk: 1 }],
+    ["suspicious price: skip although ok", { priceUsdc: 25 }, { ok: true, action: "skip", risk: 0.7 }],
+    ["dead in catalog: use_alternatives", { probes30m: 3, healthy30m: 0 }, { ok: false, action: "use_alternatives", risk: 1 }],
+    ["warning only: investigate", { avgLatency1hMs: 2500 }, { ok: true, action: "investigate", risk: 0.3 }],
+    ["unknown: investigate", { known: false }, { ok: true, action: "investigate", risk: 0.4 }],
+    ["low-confidence critical: investigate", { probes1h: 1, serviceProbes1h: 3, serviceErrors1h: 3 }, { ok: false, action: "investigate", risk: 1 }],
+  ])("%s", (_name, over, want) => {
+    const v = evaluate(clean(over), now);
+    expect({ ok: v.ok, action: v.recommended_action, risk: v.risk_score }).toEqual(want);
+    expect(v.reason_codes).toEqual(v.warnings);
+  });
+
+  it("saturates risk at the most severe warning and is stable", () => {
+    const input = clean({ priceUsdc: 25, avgLatency1hMs: 3000, wildcard402: true });
+    const a = evaluate(input, now);
+    expect(a.risk_score).toBe(0.7);
+    expect(evaluate(structuredClone(input), now)).toEqual(a);
+  });
+
+  it("grows confidence with the probes behind the verdict", () => {
+    expect([0, 1, 3, 6, 60].map(confidenceOf)).toEqual([0, 0.2, 0.52, 1, 1]);
+  });
+});
