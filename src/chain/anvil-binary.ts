@@ -1,0 +1,31 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+// Same platform table as @foundry-rs/anvil's launcher; we call the binary directly because the
+// launcher's postinstall may not have run and its wrapper process would sit between us and anvil.
+const PLATFORM_PACKAGES: Record<string, string | undefined> = {
+  "linux-x64": "@foundry-rs/anvil-linux-amd64",
+  "linux-arm64": "@foundry-rs/anvil-linux-arm64",
+  "darwin-x64": "@foundry-rs/anvil-darwin-amd64",
+  "darwin-arm64": "@foundry-rs/anvil-darwin-arm64",
+  "win32-x64": "@foundry-rs/anvil-win32-amd64",
+};
+
+/** Absolute path of the anvil binary shipped in node_modules by @foundry-rs/anvil. */
+export function resolveAnvilBinary(): string {
+  const key = `${process.platform}-${process.arch}`;
+  const pkg = PLATFORM_PACKAGES[key];
+  if (!pkg) throw new Error(`@foundry-rs/anvil ships no binary for ${key}`);
+  let pkgDir: string;
+  try {
+    pkgDir = dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    throw new Error(`${pkg} is not installed (it ships the anvil binary); run npm install`);
+  }
+  const bin = join(pkgDir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+  if (!existsSync(bin)) throw new Error(`anvil binary missing at ${bin}; reinstall ${pkg}`);
+  return bin;
+}

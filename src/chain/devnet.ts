@@ -1,0 +1,167 @@
+import type { Logger } from "pino";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+} from "viem";
+import { createNonceManager, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { getTransactionCount } from "viem/actions";
+import { spawnAnvil } from "./anvil-process.js";
+import { contractArtifacts } from "./artifacts.js";
+import {
+  ANVIL_MNEMONIC,
+  DEMO_ACCOUNT_INDEXES,
+  FACILITATOR_ACCOUNT_INDEX,
+  PAY_TO_ACCOUNT_INDEX,
+  anvilAccount,
+  type DevAccount,
+} from "./devnet-accounts.js";
+import {
+  DEVNET_CHAIN_ID,
+  DEVNET_NETWORK,
+  DEVNET_POLLING_INTERVAL_MS,
+  MULTICALL3_ADDRESS,
+  devnetChain,
+} from "./devnet-chain.js";
+import { NETWORK_INFO } from "./networks.js";
+import { testUsdcAbi } from "./token-abi.js";
+
+export interface Devnet {
+  rpcUrl: string;
+  chainId: typeof DEVNET_CHAIN_ID;
+  network: typeof DEVNET_NETWORK;
+  /** viem chain for this devnet (chain id 84532, local RPC URL, Multicall3 registered). */
+  chain: Chain;
+  /** TestUSDC, installed at the canonical Base Sepolia USDC address. */
+  usdcAddress: Address;
+  multicall3Address: Address;
+  /** Receives payments: index 10 of the anvil mnemonic, holds no USDC at start. */
+  payTo: Address;
+  /** Anvil account 0: pays settlement gas and is the token's minter. */
+  facilitatorAccount: PrivateKeyAccount;
+  /** Anvil accounts 1..9, each minted DEMO_USDC_BALANCE at start. */
+  demoAccounts: DevAccount[];
+  publicClient: PublicClient<Transport, Chain>;
+  pids: { watchdog: number; anvil: number };
+  stop(): Promise<void>;
+}
+
+/** 1,000 USDC in 10^-6 units. */
+export const DEMO_USDC_BALANCE = 1_000_000_000n;
+
+const RPC_READY_TIMEOUT_MS = 10_000;
+
+async function waitForRpc(client: PublicClient<Transport, Chain>): Promise<void> {
+  const deadline = Date.now() + RPC_READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const chainId = await client.getChainId();
+      if (chainId !== DEVNET_CHAIN_ID) throw new Error(`devnet answered with chain id ${chainId}`);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
+ * Starts a fresh anvil devnet (chain id 84532, automine: every transaction is mined the moment
+ * it arrives, so a settlement's receipt is available immediately) with TestUSDC at the
+ * canonical Base Sepolia USDC address, Multicall3 at its canonical address, and 1,000 USDC in
+ * each of anvil accounts 1..9.
+ */
+export async function startDevnet(opts: { log: Logger; port?: number }): Promise<Devnet> {
+  const log = opts.log.child({ component: "devnet" });
+  const startedAt = Date.now();
+  const anvil = await spawnAnvil({
+    log,
+    port: opts.port,
+    args: ["--chain-id", String(DEVNET_CHAIN_ID), "--mnemonic", ANVIL_MNEMONIC, "--accounts", "10"],
+  });
+
+  try {
+    const chain = devnetChain(anvil.rpcUrl);
+    const transport = http(anvil.rpcUrl);
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: DEVNET_POLLING_INTERVAL_MS });
+    await waitForRpc(publicClient);
+
+    const usdcAddress = NETWORK_INFO[DEVNET_NETWORK].usdc.address;
+    const testClient = createTestClient({ mode: "anvil", chain, transport });
+    await installCode(testClient, publicClient, usdcAddress, contractArtifacts.contracts.TestUSDC.deployedBytecode);
+    await installCode(
+      testClient,
+      publicClient,
+      MULTICALL3_ADDRESS,
+      contractArtifacts.contracts.Multicall3Compatible.deployedBytecode,
+    );
+
+    const facilitatorAccount = privateKeyToAccount(anvilAccount(FACILITATOR_ACCOUNT_INDEX).privateKey, {
+      // One manager per devnet: viem's shared default would carry nonces over from an earlier
+      // devnet with the same address and chain id, and the next transaction would never mine.
+      nonceManager: createNonceManager({
+        source: {
+          get: ({ address, client }) => getTransactionCount(client, { address, blockTag: "pending" }),
+          set: () => undefined,
+        },
+      }),
+    });
+    const demoAccounts = DEMO_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
+    const wallet = createWalletClient({
+      account: facilitatorAccount,
+      chain,
+      transport,
+      pollingInterval: DEVNET_POLLING_INTERVAL_MS,
+    });
+    for (const { address } of demoAccounts) {
+      const hash = await wallet.writeContract({
+        address: usdcAddress,
+        abi: testUsdcAbi,
+        functionName: "mint",
+        args: [address, DEMO_USDC_BALANCE],
+      });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error(`minting test USDC to ${address} reverted`);
+    }
+
+    const devnet: Devnet = {
+      rpcUrl: anvil.rpcUrl,
+      chainId: DEVNET_CHAIN_ID,
+      network: DEVNET_NETWORK,
+      chain,
+      usdcAddress,
+      multicall3Address: MULTICALL3_ADDRESS,
+      payTo: anvilAccount(PAY_TO_ACCOUNT_INDEX).address,
+      facilitatorAccount,
+      demoAccounts,
+      publicClient,
+      pids: anvil.pids,
+      stop: anvil.stop,
+    };
+    log.info(
+      { rpcUrl: devnet.rpcUrl, usdc: usdcAddress, payTo: devnet.payTo, ms: Date.now() - startedAt },
+      "devnet ready",
+    );
+    return devnet;
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+async function installCode(
+  testClient: ReturnType<typeof createTestClient>,
+  publicClient: PublicClient<Transport, Chain>,
+  address: Address,
+  bytecode: Hex,
+): Promise<void> {
+  await testClient.setCode({ address, bytecode });
+  const installed = await publicClient.getCode({ address });
+  if (installed?.toLowerCase() !== bytecode.toLowerCase()) throw new Error(`anvil_setCode at ${address} did not take`);
+}

@@ -1,0 +1,121 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+import type { Database } from "./schema.js";
+import { pgliteParsers, pgTypes } from "./type-parsers.js";
+
+export type DbDialect = "pglite" | "postgres";
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DbDialect;
+  /** Closes the pool or the embedded database; safe to call more than once. */
+  close(): Promise<void>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL connection string; when set, dataDir is ignored. */
+  databaseUrl?: string;
+  /** 'memory://' or a folder; PGlite files go in <dataDir>/pglite. */
+  dataDir?: string;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+  /** Errors of idle pooled PostgreSQL connections (server restart, network); default logs them. */
+  onPoolError?: (err: Error) => void;
+}
+
+const MEMORY = "memory://";
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DbHandle> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
+  if (opts.dataDir) return openPglite(opts.dataDir);
+  throw new Error("openDatabase needs a databaseUrl (PostgreSQL) or a dataDir ('memory://' or a folder) for PGlite");
+}
+
+function handle(
+  db: Kysely<Database>,
+  dialect: DbDialect,
+  hooks: { beforeDestroy?: () => void; afterDestroy?: () => void } = {},
+): DbHandle {
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    dialect,
+    close() {
+      hooks.beforeDestroy?.();
+      closing ??= db.destroy().finally(() => hooks.afterDestroy?.());
+      return closing;
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+  };
+}
+
+/** The connection string without its password, for error messages and logs. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
+}
+
+async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Promise<DbHandle> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    // Enough for the api, prober, ingester and alerter loops of one process together; several
+    // processes share one server, so each stays well under max_connections (100 by default).
+    max: opts.poolSize ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    application_name: "x402-lookout",
+    types: pgTypes,
+  });
+  // Without a listener, an idle connection dropped by the server would crash the process.
+  // pool.end() resolves before its sockets finish closing, so errors after close() are noise.
+  let closed = false;
+  const report = opts.onPoolError ?? ((err: Error) => console.error(`database pool: idle connection error: ${err.message}`));
+  pool.on("error", (err) => {
+    if (!closed) report(err);
+  });
+  const h = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), "postgres", {
+    beforeDestroy: () => (closed = true),
+  });
+  try {
+    await h.ping();
+  } catch (err) {
+    await h.close().catch(() => undefined);
+    throw new Error(`cannot reach PostgreSQL at ${redactDatabaseUrl(databaseUrl)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return h;
+}
+
+async function openPglite(dataDir: string): Promise<DbHandle> {
+  let lock: DataDirLock | undefined;
+  let target = MEMORY;
+  if (!dataDir.startsWith(MEMORY)) {
+    target = join(dataDir, "pglite");
+    mkdirSync(target, { recursive: true });
+    lock = lockDataDir(join(dataDir, "pglite.lock"));
+  }
+  try {
+    const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    return handle(db, "pglite", { afterDestroy: () => lock?.release() });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}

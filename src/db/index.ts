@@ -1,0 +1,13 @@
+export { openDatabase, redactDatabaseUrl, type DbDialect, type DbHandle, type OpenDatabaseOptions } from "./client.js";
+export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateOptions, type MigrationFile } from "./migrate.js";
+export {
+  applyRetention,
+  deleteHourlyRollupsBefore,
+  deleteOlderThan,
+  deleteRawProbesBefore,
+  RETENTION_MS,
+  type BatchDeleteOptions,
+  type RetentionTable,
+} from "./retention.js";
+export { hourBucket, rollupProbes } from "./rollup.js";
+export type * from "./schema.js";

@@ -1,0 +1,417 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * The typed schema: one interface per table of src/db/migrations, column for column.
+ * Runtime types are the same on PGlite and PostgreSQL (src/db/type-parsers.ts).
+ */
+
+// ---- column kinds -------------------------------------------------------------------------
+
+/** timestamptz: read as Date, written as Date or ISO-8601 text. */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** timestamptz with a database default (now()). */
+export type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** numeric: read as an exact decimal string (money is never a float). */
+export type Numeric = ColumnType<string, string | number, string | number>;
+export type NullableNumeric = ColumnType<string | null, string | number | null | undefined, string | number | null>;
+
+/** date: 'YYYY-MM-DD' text both ways (a JS Date would shift with the session time zone). */
+export type DateOnly = ColumnType<string, string, string>;
+
+/** text[] with a '{}' default. */
+export type TextArray = ColumnType<string[], string[] | undefined, string[]>;
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A jsonb column that holds an object. Write an object or JSON text, never a bare array:
+ * node-postgres sends JS arrays as PostgreSQL array literals, which jsonb rejects.
+ */
+export type JsonColumn<T extends object = JsonObject> = ColumnType<T, T | object | string, T | object | string>;
+/** A jsonb object column with a '{}' default. */
+export type DefaultJsonColumn<T extends object = JsonObject> = ColumnType<
+  T,
+  T | object | string | undefined,
+  T | object | string
+>;
+
+// ---- runner --------------------------------------------------------------------------------
+
+export interface SchemaMigrationsTable {
+  /** '0001' */
+  version: string;
+  /** '0001_init' */
+  name: string;
+  /** sha256 of the file, hex */
+  checksum: string;
+  applied_at: DefaultTimestamp;
+}
+
+// ---- catalog -------------------------------------------------------------------------------
+
+export type PollStatus = "ok" | "partial" | "error";
+
+export interface CatalogSourcesTable {
+  url: string;
+  created_at: DefaultTimestamp;
+  last_poll_started_at: NullableTimestamp;
+  last_poll_finished_at: NullableTimestamp;
+  last_success_at: NullableTimestamp;
+  last_status: PollStatus | null;
+  last_error: string | null;
+  consecutive_failures: Generated<number>;
+  next_poll_at: DefaultTimestamp;
+  etag: string | null;
+  last_modified: string | null;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+}
+
+export interface CatalogPollsTable {
+  id: Generated<number>;
+  source_url: string;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  complete: Generated<boolean>;
+  items_seen: Generated<number>;
+  items_valid: Generated<number>;
+  items_malformed: Generated<number>;
+  listings_added: Generated<number>;
+  listings_removed: Generated<number>;
+  error: string | null;
+}
+
+export interface ServicesTable {
+  service_id: string;
+  name: string;
+  origin: string | null;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ProvidersTable {
+  provider_id: string;
+  network: string;
+  pay_to: string;
+  name: string | null;
+  first_seen_at: Timestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ListingsTable {
+  id: Generated<number>;
+  url: string;
+  url_normalized: string;
+  method: Generated<string>;
+  service_id: string;
+  provider_id: string | null;
+  host: string;
+  domain: string | null;
+  category: string | null;
+  tags: TextArray;
+  description: string | null;
+  price_usdc: NullableNumeric;
+  price_atomic: NullableNumeric;
+  currency: string | null;
+  network: string | null;
+  asset: string | null;
+  pay_to: string | null;
+  x402_version: number | null;
+  resource_type: string | null;
+  source_url: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  is_active: Generated<boolean>;
+  deactivated_at: NullableTimestamp;
+  l30d_calls: number | null;
+  l30d_unique_payers: number | null;
+  last_called_at: NullableTimestamp;
+  raw: DefaultJsonColumn;
+  next_probe_at: DefaultTimestamp;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+// ---- evidence ------------------------------------------------------------------------------
+
+export type ProbeOutcome = "healthy" | "error";
+
+export interface ProbesTable {
+  listing_id: number;
+  probed_at: Timestamp;
+  outcome: ProbeOutcome;
+  status_code: number | null;
+  error_kind: string | null;
+  latency_ms: number | null;
+  price_usdc: NullableNumeric;
+  challenge_version: number | null;
+}
+
+/** HTTP status code (or 'network_error') -> count. */
+export type StatusCounts = Record<string, number>;
+
+export interface ProbeHourlyTable {
+  listing_id: number;
+  /** Start of the UTC hour. */
+  bucket: Timestamp;
+  probes: number;
+  healthy: number;
+  errors: number;
+  latency_count: Generated<number>;
+  latency_sum_ms: Generated<number>;
+  latency_max_ms: number | null;
+  /** Sparse [bin, count, ...]; src/db/latency-histogram.ts. */
+  latency_hist: ColumnType<number[], number[] | undefined, number[]>;
+  status_counts: DefaultJsonColumn<StatusCounts>;
+  price_usdc_last: NullableNumeric;
+  price_usdc_min: NullableNumeric;
+  price_usdc_max: NullableNumeric;
+}
+
+export type EffectiveCountBasis = "sitemap_url_count" | "manifest_resource_count" | "canonical_homepage";
+
+export interface HostChecksTable {
+  host: string;
+  wildcard_402_detected: Generated<boolean>;
+  wildcard_402_checked_at: NullableTimestamp;
+  spa_fallback_detected: Generated<boolean>;
+  spa_fallback_checked_at: NullableTimestamp;
+  effective_count: number | null;
+  effective_count_basis: EffectiveCountBasis | null;
+  sitemap_url_count: number | null;
+  manifest_resource_count: number | null;
+  evidence: DefaultJsonColumn;
+  next_check_at: DefaultTimestamp;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  last_error: string | null;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SignalSnapshotsTable {
+  listing_id: number;
+  computed_at: Timestamp;
+  warnings: TextArray;
+  critical: Generated<boolean>;
+  probes_30m: Generated<number>;
+  healthy_30m: Generated<number>;
+  errors_30m: Generated<number>;
+  probes_1h: Generated<number>;
+  healthy_1h: Generated<number>;
+  probes_7d: Generated<number>;
+  healthy_7d: Generated<number>;
+  uptime_1h_pct: number | null;
+  uptime_48h_pct: number | null;
+  uptime_7d_pct: number | null;
+  avg_latency_1h_ms: number | null;
+  p50_latency_7d_ms: number | null;
+  p90_latency_7d_ms: number | null;
+  p99_latency_7d_ms: number | null;
+  max_latency_7d_ms: number | null;
+  last_probe_at: NullableTimestamp;
+  last_outcome: ProbeOutcome | null;
+  last_status_code: number | null;
+  blacklist_reasons: TextArray;
+  delist_reasons: TextArray;
+  flagged_since: NullableTimestamp;
+  risk_score: number | null;
+  detail: DefaultJsonColumn;
+}
+
+export interface FlagHistoryTable {
+  listing_id: number;
+  day: DateOnly;
+  reasons: string[];
+  recorded_at: DefaultTimestamp;
+}
+
+// ---- payments, credits, trial --------------------------------------------------------------
+
+export type PaymentStatus = "verified" | "settled" | "settle_failed" | "settlement_skipped" | "verify_failed";
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  authorization_key: string;
+  request_id: string;
+  route: string;
+  network: string;
+  scheme: Generated<string>;
+  asset: string | null;
+  pay_to: string | null;
+  payer: string | null;
+  amount_atomic: Numeric;
+  tx_hash: string | null;
+  status: PaymentStatus;
+  error: string | null;
+  created_at: DefaultTimestamp;
+  settled_at: NullableTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CreditsTable {
+  id: Generated<string>;
+  balance: number;
+  initial_balance: number;
+  paid_amount: Numeric;
+  payer_address: string | null;
+  payment_id: string | null;
+  payment_tx: string | null;
+  payment_network: string | null;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export type TrialScope = "ip" | "host";
+
+export interface TrialCountersTable {
+  day: DateOnly;
+  scope: TrialScope;
+  key: string;
+  count: Generated<number>;
+}
+
+export interface TrialCacheTable {
+  url_normalized: string;
+  report: JsonColumn;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
+export interface LiveProbeCacheTable {
+  url_normalized: string;
+  result: JsonColumn;
+  probed_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface HostRateLimitsTable {
+  host: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+}
+
+// ---- watch ---------------------------------------------------------------------------------
+
+export type SignalState = "fired" | "cleared";
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped_quota_exceeded";
+
+export interface WatchesTable {
+  id: Generated<string>;
+  url: string;
+  url_normalized: string;
+  listing_id: number | null;
+  webhook_url: string;
+  signals: string[];
+  secret_hash: Buffer;
+  signing_key: Buffer;
+  alerts_remaining: Generated<number>;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  unsubscribed_at: NullableTimestamp;
+  payment_tx: string | null;
+  payer_address: string | null;
+}
+
+export interface WatchSignalStateTable {
+  watch_id: string;
+  signal: string;
+  state: SignalState;
+  changed_at: Timestamp;
+  evidence: DefaultJsonColumn;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  watch_id: string;
+  signal: string;
+  state: SignalState;
+  payload: JsonColumn;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: DefaultTimestamp;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  last_response_code: number | null;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+  delivered_at: NullableTimestamp;
+}
+
+// ---- certificates, datasets, state -------------------------------------------------------
+
+export type CertificateTier = "verified" | "not_verified";
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  public_jwk: JsonColumn;
+  private_jwk: JsonColumn;
+  created_at: DefaultTimestamp;
+  retired_at: NullableTimestamp;
+}
+
+export interface CertificatesTable {
+  cert_id: string;
+  url_pattern: string;
+  name: string;
+  listing_ids: ColumnType<number[], number[] | undefined, number[]>;
+  tier: CertificateTier;
+  verified: boolean;
+  criteria: DefaultJsonColumn;
+  jws: string | null;
+  kid: string | null;
+  issued_at: Timestamp;
+  valid_until: Timestamp;
+  payment_tx: string | null;
+  payer_address: string | null;
+}
+
+export interface DatasetsTable {
+  id: Generated<number>;
+  period: string;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  built_at: Timestamp;
+  files: DefaultJsonColumn<Record<string, JsonObject>>;
+}
+
+export interface AppStateTable {
+  key: string;
+  /** Any JSON value; written as JSON text (JSON.stringify) so scalars and arrays survive. */
+  value: ColumnType<JsonValue, string, string>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface Database {
+  schema_migrations: SchemaMigrationsTable;
+  catalog_sources: CatalogSourcesTable;
+  catalog_polls: CatalogPollsTable;
+  services: ServicesTable;
+  providers: ProvidersTable;
+  listings: ListingsTable;
+  probes: ProbesTable;
+  probe_hourly: ProbeHourlyTable;
+  host_checks: HostChecksTable;
+  signal_snapshots: SignalSnapshotsTable;
+  flag_history: FlagHistoryTable;
+  payments: PaymentsTable;
+  credits: CreditsTable;
+  trial_counters: TrialCountersTable;
+  trial_cache: TrialCacheTable;
+  live_probe_cache: LiveProbeCacheTable;
+  host_rate_limits: HostRateLimitsTable;
+  watches: WatchesTable;
+  watch_signal_state: WatchSignalStateTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  signing_keys: SigningKeysTable;
+  certificates: CertificatesTable;
+  datasets: DatasetsTable;
+  app_state: AppStateTable;
+}
