@@ -1,9 +1,11 @@
 import { Registry, collectDefaultMetrics } from "prom-client";
-import { startPaymentRail } from "./chain/payment-rail.js";
+import { anvilAccount } from "./chain/devnet-accounts.js";
+import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
+import { startDemoFleet } from "./demo/index.js";
 import { createApp } from "./http/app.js";
 import { createCreditBypass } from "./http/payment/credit-bypass.js";
 import { createPaymentGate } from "./http/payment/gate.js";
@@ -15,6 +17,9 @@ import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger } from "./lib/log.js";
 import { createServices } from "./services/index.js";
+
+/** The anvil account that receives demo merchants' default payments (indexes 11..20 are the fleet's providers). */
+const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
 
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
@@ -47,9 +52,14 @@ async function main(config: Config): Promise<void> {
     collectDefaultMetrics({ register: metrics });
     const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness, services: createServices(db, systemClock) };
 
+    // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
+    const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;
+    if (rail?.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
+    const catalogUrls = config.catalogUrls ?? [await startDemo(ctx, rail!, lifecycle)];
+
     for (const role of config.roles) {
-      if (role === "api") await startApi(ctx, lifecycle);
-      else log.warn({ role }, "this build has no work for the role yet");
+      if (role === "api") await startApi(ctx, rail!, lifecycle);
+      else log.warn({ role, catalogUrls }, "this build has no work for the role yet");
       readiness.markStarted(role);
     }
   } catch (err) {
@@ -58,10 +68,23 @@ async function main(config: Config): Promise<void> {
   }
 }
 
-async function startApi(ctx: AppContext, lifecycle: Lifecycle): Promise<void> {
+/** Demo mode: the bundled fleet of x402 merchants on loopback, paid on the same devnet. */
+async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycle): Promise<string> {
+  const fleet = await startDemoFleet({
+    log: ctx.log,
+    facilitator: rail.facilitator,
+    network: rail.network,
+    asset: rail.asset,
+    // Merchants get their own account so demo payments never land in the service's earnings.
+    payTo: anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX).address,
+  });
+  lifecycle.add("demo fleet", () => fleet.stop());
+  ctx.log.info({ catalog: fleet.catalogUrl, endpoints: fleet.endpoints.length }, "demo fleet up");
+  return fleet.catalogUrl;
+}
+
+async function startApi(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycle): Promise<void> {
   const { config, log } = ctx;
-  const rail = await startPaymentRail(config, log);
-  if (rail.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
   const gate = await createPaymentGate({
     ...rail,
     publicBaseUrl: config.publicBaseUrl,

@@ -1,0 +1,73 @@
+import type { DemoExpectation, DemoKind } from "./types.js";
+
+/**
+ * What each kind is there to teach: the naked-probe answer and the warnings of spec 2.1 the
+ * service should give (signals.md thresholds). Forensics-only codes are listed where the kind
+ * is built to show them. `high_concentration` is left out: in a catalog this small most
+ * providers hold more than 5% of it, so it fires broadly in forensics.
+ */
+export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
+  healthy: { naked: "402_challenge", warnings: [], delistReasons: [], note: "clean: recommended_action pay once probed" },
+  dead_5xx: {
+    naked: "5xx",
+    warnings: ["dead", "dead_7d"],
+    delistReasons: ["dead_7d"],
+    note: "dead after 3 probes in 30 min; dead_7d after 20 probes in 7 days; its service has healthy endpoints, so no zombie",
+  },
+  dead_refused: {
+    naked: "connection_refused",
+    warnings: ["dead", "dead_7d"],
+    delistReasons: ["dead_7d"],
+    note: "listed on a port nothing listens on (network_error); same service as healthy Atlas endpoints, so no zombie",
+  },
+  zombie: {
+    naked: "5xx",
+    warnings: ["zombie", "dead", "dead_7d"],
+    delistReasons: ["zombie", "dead_7d"],
+    note: "every endpoint of the service errors (500, 502, 503) while the catalog still lists it",
+  },
+  decoy: {
+    naked: "402_challenge",
+    warnings: ["decoy_price_extreme", "price_outlier_high"],
+    delistReasons: ["decoy_price_extreme"],
+    note: "2500 USDC: skip; more than 10x its provider's median price",
+  },
+  suspicious_price: { naked: "402_challenge", warnings: ["suspicious_high_price"], delistReasons: [], note: "49 USDC: skip (wallet-drain risk, not critical)" },
+  slow: { naked: "402_challenge_after_delay", warnings: ["slow"], delistReasons: [], note: "headers after slowMs (default 2500 ms, above the 2000 ms threshold)" },
+  flapping: {
+    naked: "402_or_503_by_phase",
+    warnings: ["dead", "mostly_dead"],
+    delistReasons: [],
+    note: "alternates flapPeriodMs up, flapPeriodMs down by wall clock; dead only while down with 3 probes in 30 min; uptime near 50%",
+  },
+  wildcard_402: {
+    naked: "402_challenge",
+    warnings: ["wildcard_402"],
+    delistReasons: [],
+    note: "host answers a challenge on any path; effective count 3 from /sitemap.xml against 6 listed",
+  },
+  spa_fallback: {
+    naked: "200_html",
+    warnings: ["spa_fallback"],
+    delistReasons: [],
+    note: "host answers a 200 HTML app shell on any path; effective count 2 from /.well-known/x402 against 4 listed",
+  },
+  proxy_reseller: {
+    naked: "402_challenge",
+    warnings: ["proxy_markup"],
+    delistReasons: [],
+    note: "wraps a listed origin at 4-5x its price: proxy_markup with high confidence",
+  },
+  ghost: {
+    naked: "402_challenge",
+    warnings: [],
+    delistReasons: ["ghost_listing"],
+    note: "healthy but zero calls in 30 days (last call 52 days ago): ghost_listing once listed 30 days",
+  },
+  never_paid: {
+    naked: "402_challenge",
+    warnings: ["new_provider", "never_paid_zombie"],
+    delistReasons: ["ghost_listing"],
+    note: "no call ever: new_provider for its first 24 h here; never_paid_zombie (skip) once listed 30 days",
+  },
+};

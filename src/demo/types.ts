@@ -1,0 +1,128 @@
+import type { DiscoveryResource, DiscoveryResourcesResponse } from "@x402/extensions/bazaar";
+import type { FacilitatorClient } from "../chain/facilitator.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/log.js";
+
+/** What a demo endpoint is there to show. */
+export type DemoKind =
+  | "healthy"
+  | "dead_5xx"
+  | "dead_refused"
+  | "zombie"
+  | "decoy"
+  | "suspicious_price"
+  | "slow"
+  | "flapping"
+  | "wildcard_402"
+  | "spa_fallback"
+  | "proxy_reseller"
+  | "ghost"
+  | "never_paid";
+
+export type DemoMethod = "GET" | "POST";
+
+/** What a naked (unpaid) request to the endpoint gets. */
+export type NakedResponse =
+  | "402_challenge"
+  | "402_challenge_after_delay"
+  | "402_or_503_by_phase"
+  | "5xx"
+  | "connection_refused"
+  | "200_html";
+
+export interface DemoExpectation {
+  naked: NakedResponse;
+  /** Warning codes (spec 2.1) the service should give once the note's conditions hold. */
+  warnings: string[];
+  /** Delist-feed reasons (spec 2.13) expected for the listing, e.g. `ghost_listing`. */
+  delistReasons: string[];
+  note: string;
+}
+
+/** Usage figures as the CDP Bazaar reports them per listing. */
+export interface DiscoveryQuality {
+  l30DaysTotalCalls: number;
+  l30DaysUniquePayers: number;
+  /** Absent when nobody ever paid the listing. */
+  lastCalledAt?: string;
+}
+
+/** One catalog item: the SDK's DiscoveryResource plus the Bazaar's `quality` block. */
+export type DemoCatalogItem = DiscoveryResource & { quality: DiscoveryQuality };
+
+export type DemoCatalogPage = Omit<DiscoveryResourcesResponse, "items"> & { items: DemoCatalogItem[] };
+
+export interface DemoEndpoint {
+  url: string;
+  method: DemoMethod;
+  kind: DemoKind;
+  serviceName: string;
+  /** Display name of the billing namespace; the service groups providers by `payTo`. */
+  provider: string;
+  payTo: string;
+  /** USDC, decimal string ("0.001"). */
+  price: string;
+  /** The challenge amount, 10^-6 USDC units ("1000"). */
+  amount: string;
+  description: string;
+  tags: string[];
+  quality: DiscoveryQuality;
+  expected: DemoExpectation;
+  /** Proxy resellers only: the listed URL the reseller forwards to. */
+  upstreamUrl?: string;
+}
+
+/** A listing added at run time; catalog only, nothing serves it unless the URL is a fleet URL. */
+export interface DemoListingInput {
+  url: string;
+  method?: DemoMethod;
+  serviceName: string;
+  description?: string;
+  /** USDC, decimal string. */
+  price: string;
+  /** Defaults to the fleet's `payTo`. */
+  payTo?: string;
+  tags?: string[];
+  quality?: DiscoveryQuality;
+}
+
+export interface DemoFleetOptions {
+  log: Logger;
+  facilitator: FacilitatorClient;
+  network: string;
+  payTo: string;
+  asset: { address: string; name: string; version: string };
+  /** Default 127.0.0.1. Every server binds here on an ephemeral port. */
+  host?: string;
+  /** Length of each up and each down phase of the flapping endpoint (default 20 minutes). */
+  flapPeriodMs?: number;
+  /** Delay before the slow endpoint sends headers (default 2500 ms). */
+  slowMs?: number;
+  /** Anchors catalog dates (lastCalledAt, lastUpdated); default the system clock. */
+  clock?: Clock;
+}
+
+/** The origin (`http://host:port`) of each demo server, so host-level checks can be aimed. */
+export interface DemoHosts {
+  catalog: string;
+  marketplace: string;
+  zombie: string;
+  premium: string;
+  wildcard: string;
+  spa: string;
+  reseller: string;
+  /** A port nothing listens on. */
+  refused: string;
+}
+
+export interface DemoFleet {
+  /** The Bazaar discovery endpoint: GET ?type=http&limit=N&offset=M. */
+  catalogUrl: string;
+  endpoints: DemoEndpoint[];
+  hosts: DemoHosts;
+  /** Adds a listing to the catalog, or replaces the listing with the same URL. */
+  addListing(listing: DemoListingInput): void;
+  /** Removes a listing from the catalog (the endpoint keeps answering); false when absent. */
+  removeListing(url: string): boolean;
+  stop(): Promise<void>;
+}
