@@ -24,6 +24,11 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** 'memory://' or a folder; PGlite files go in <dataDir>/pglite. */
   dataDir?: string;
+  /**
+   * PGlite only: start a new database from this data-dir tarball (PGlite dumpDataDir). Tests
+   * copy a migrated template this way instead of running initdb for every database.
+   */
+  loadDataDir?: Blob;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /** Errors of idle pooled PostgreSQL connections (server restart, network); default logs them. */
@@ -34,7 +39,7 @@ const MEMORY = "memory://";
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
-  if (opts.dataDir) return openPglite(opts.dataDir);
+  if (opts.dataDir) return openPglite(opts.dataDir, opts.loadDataDir);
   throw new Error("openDatabase needs a databaseUrl (PostgreSQL) or a dataDir ('memory://' or a folder) for PGlite");
 }
 
@@ -102,7 +107,7 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
   return h;
 }
 
-async function openPglite(dataDir: string): Promise<DbHandle> {
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<DbHandle> {
   let lock: DataDirLock | undefined;
   let target = MEMORY;
   if (!dataDir.startsWith(MEMORY)) {
@@ -111,7 +116,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     lock = lockDataDir(join(dataDir, "pglite.lock"));
   }
   try {
-    const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers });
+    const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     return handle(db, "pglite", { afterDestroy: () => lock?.release() });
   } catch (err) {

@@ -61,6 +61,7 @@ export async function migrate(db: Kysely<Database>, opts: MigrateOptions = {}): 
   const files = await loadMigrations(opts.dir);
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)}::bigint)`.execute(conn);
+    let failed = false;
     try {
       await sql`
         create table if not exists schema_migrations (
@@ -69,12 +70,8 @@ export async function migrate(db: Kysely<Database>, opts: MigrateOptions = {}): 
           checksum   text not null,
           applied_at timestamptz not null default now()
         )`.execute(conn);
-      const done = new Map(
-        (await conn.selectFrom("schema_migrations").select(["version", "name", "checksum"]).execute()).map((r) => [
-          r.version,
-          r,
-        ]),
-      );
+      const rows = await conn.selectFrom("schema_migrations").select(["version", "name", "checksum"]).execute();
+      const done = new Map(rows.map((r) => [r.version, r]));
       const applied: string[] = [];
       for (const file of files) {
         const previous = done.get(file.version);
@@ -103,8 +100,14 @@ export async function migrate(db: Kysely<Database>, opts: MigrateOptions = {}): 
         applied.push(file.name);
       }
       return { applied };
+    } catch (err) {
+      failed = true;
+      throw err;
     } finally {
-      await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)}::bigint)`.execute(conn);
+      // After a failure the session may be gone (and its lock with it): keep the first error.
+      await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)}::bigint)`.execute(conn).catch((err: unknown) => {
+        if (!failed) throw err;
+      });
     }
   });
 }

@@ -159,11 +159,11 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
-  // PGlite holds the whole result in memory anyway; chunking keeps Kysely's streaming contract.
-  async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
-    if (!Number.isInteger(chunkSize) || chunkSize <= 0) throw new Error("chunkSize must be a positive integer");
-    const { rows } = await this.run<R>(compiledQuery);
-    for (let i = 0; i < rows.length; i += chunkSize) yield { rows: rows.slice(i, i + chunkSize) };
+  // The PostgreSQL side streams only with pg-cursor, which is not installed; failing the same
+  // way here keeps code that streams from passing on PGlite and breaking on PostgreSQL.
+  // eslint-disable-next-line require-yield -- always throws
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming queries is not supported: use keyset-paginated queries (or add pg-cursor to both dialects)");
   }
 
   // Without parameters, use the simple protocol as node-postgres does: it accepts several

@@ -18,6 +18,7 @@ export const PG_OID = {
   INTERVAL: 1186,
   INTERVAL_ARRAY: 1187,
   NUMERIC: 1700,
+  NUMERIC_ARRAY: 1231,
 } as const;
 
 /** int8 -> number; refuses values a JS number cannot hold exactly instead of rounding them. */
@@ -62,6 +63,7 @@ const PG_OVERRIDES: Record<number, (text: string) => unknown> = {
   [PG_OID.INTERVAL]: asText,
   [PG_OID.INTERVAL_ARRAY]: arrayOf(asText),
   [PG_OID.NUMERIC]: asText,
+  [PG_OID.NUMERIC_ARRAY]: arrayOf(asText),
 };
 
 export const pgTypes: pg.CustomTypesConfig = {

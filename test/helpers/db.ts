@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely } from "kysely";
 import pg from "pg";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
+import { PGliteDialect } from "../../src/db/pglite-dialect.js";
+import type { Database } from "../../src/db/schema.js";
 
 export type TestDb = DbHandle & { url?: string };
 
@@ -29,6 +33,31 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+// initdb costs about two seconds per PGlite database; loading a tarball of a template costs a
+// fraction of that. One template per kind and test worker, built on first use.
+const templates = new Map<boolean, Promise<Blob>>();
+
+async function buildTemplate(migrated: boolean): Promise<Blob> {
+  const pglite = await PGlite.create({ dataDir: "memory://" });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  try {
+    if (migrated) await migrate(db);
+    return await pglite.dumpDataDir("none");
+  } finally {
+    await db.destroy();
+  }
+}
+
+function template(migrated: boolean): Promise<Blob> {
+  let t = templates.get(migrated);
+  if (!t) {
+    t = buildTemplate(migrated);
+    templates.set(migrated, t);
+    t.catch(() => templates.delete(migrated));
+  }
+  return t;
+}
+
 /**
  * A fresh, migrated database: in-memory PGlite by default; with TEST_DATABASE_URL, a new
  * uniquely named database on that server, dropped again by close().
@@ -36,9 +65,7 @@ function withDatabase(url: string, database: string): string {
 export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
   const serverUrl = testDatabaseUrl;
   if (!serverUrl) {
-    const handle = await openDatabase({ dataDir: "memory://" });
-    if (opts.migrate !== false) await migrate(handle.db);
-    return handle;
+    return openDatabase({ dataDir: "memory://", loadDataDir: await template(opts.migrate !== false) });
   }
   // Lowercase letters, digits and underscores only, so the name needs no quoting.
   const name = `lookout_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;

@@ -119,7 +119,7 @@ create table signal_snapshots (
   flagged_since       timestamptz,
   risk_score          double precision,
   detail              jsonb not null default '{}'
-);
+) with (fillfactor = 70); -- rewritten every cycle: free room keeps those updates HOT
 create index signal_snapshots_blacklisted_idx on signal_snapshots (listing_id) where blacklist_reasons <> '{}';
 create index signal_snapshots_delist_idx on signal_snapshots (listing_id) where delist_reasons <> '{}';
 create index signal_snapshots_critical_idx on signal_snapshots (listing_id) where critical;
