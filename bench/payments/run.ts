@@ -14,8 +14,6 @@ import { startDevnet } from "../../src/chain/devnet.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { loadConfig } from "../../src/config.js";
 import { Readiness } from "../../src/context.js";
-import { openDatabase } from "../../src/db/client.js";
-import { migrate } from "../../src/db/migrate.js";
 import { createApp } from "../../src/http/app.js";
 import { createPaymentGate } from "../../src/http/payment/gate.js";
 import type { PaidRoute } from "../../src/http/payment/types.js";
@@ -23,6 +21,7 @@ import { defineRoute } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
+import { createTestDb } from "../../test/helpers/db.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -65,8 +64,8 @@ async function loop(call: () => Promise<Response>): Promise<{ rps: number; error
 
 const log = pino({ level: "warn" });
 const devnet = await startDevnet({ log });
-const db = await openDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL, dataDir: "memory://" });
-await migrate(db.db);
+// A fresh database for the run: PGlite in memory, or a new database on BENCH_DATABASE_URL's server.
+const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolSize: 16 });
 const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn" });
 const readiness = new Readiness();
 readiness.markMigrated();

@@ -10,6 +10,10 @@ import type { Database } from "../../src/db/schema.js";
 export type TestDb = DbHandle & { url?: string };
 
 export interface TestDbOptions {
+  /** A PostgreSQL server to create the database on (default TEST_DATABASE_URL); benchmarks pass theirs. */
+  serverUrl?: string;
+  /** PostgreSQL pool size (default 4). */
+  poolSize?: number;
   /** Apply the bundled migrations (default true). */
   migrate?: boolean;
 }
@@ -63,7 +67,7 @@ function template(migrated: boolean): Promise<Blob> {
  * uniquely named database on that server, dropped again by close().
  */
 export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
-  const serverUrl = testDatabaseUrl;
+  const serverUrl = opts.serverUrl ?? testDatabaseUrl;
   if (!serverUrl) {
     return openDatabase({ dataDir: "memory://", loadDataDir: await template(opts.migrate !== false) });
   }
@@ -74,7 +78,7 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
   const url = withDatabase(serverUrl, name);
   let handle: DbHandle;
   try {
-    handle = await openDatabase({ databaseUrl: url, poolSize: 4 });
+    handle = await openDatabase({ databaseUrl: url, poolSize: opts.poolSize ?? 4 });
   } catch (err) {
     await drop();
     throw err;
