@@ -1,0 +1,19 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+
+/**
+ * After a complete poll: the source's active listings it did not see are gone from the
+ * catalog. Every listing the poll saw has last_seen_at >= the poll's start, so "not seen" is
+ * simply older. A listing another source saw last belongs to that source and is left alone.
+ * Returns how many listings turned inactive.
+ */
+export async function deactivateUnseen(db: Kysely<Database>, source: string, pollStartedAt: Date, now: Date): Promise<number> {
+  const result = await db
+    .updateTable("listings")
+    .set({ is_active: false, deactivated_at: now, updated_at: now })
+    .where("source_url", "=", source)
+    .where("is_active", "=", true)
+    .where("last_seen_at", "<", pollStartedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

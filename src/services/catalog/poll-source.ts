@@ -1,0 +1,77 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import type { Logger } from "../../lib/log.js";
+import { backoffDelayMs } from "./backoff.js";
+import { deactivateUnseen } from "./deactivate-listings.js";
+import { ListingCollector } from "./listing-collector.js";
+import { paginate } from "./paginate.js";
+import { closePoll, openPoll } from "./poll-record.js";
+import { refreshProviderNames } from "./provider-names.js";
+import { releaseSource, type SourceOutcome } from "./source-lease.js";
+import type { IngestOptions, PollSummary } from "./types.js";
+
+export interface IngestDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+}
+
+function outcomeOf(complete: boolean, pages: number, error: string | null, interrupted: boolean): SourceOutcome {
+  if (complete) return { ok: true, status: "ok", error: null, failed: false };
+  return { ok: false, status: pages > 0 ? "partial" : "error", error: interrupted ? "interrupted by shutdown" : error, failed: !interrupted };
+}
+
+/**
+ * One poll of one claimed source: walk its pages, upsert what they list, and only when every
+ * page arrived deactivate what it no longer lists. Records the poll and releases the source
+ * (with backoff when it failed).
+ */
+export async function pollSource(deps: IngestDeps, source: string, opts: IngestOptions, signal?: AbortSignal): Promise<PollSummary> {
+  const { db, clock, log } = deps;
+  const started = performance.now();
+  const startedAt = clock.now();
+  const pollId = await openPoll(db, source, startedAt);
+  const collector = new ListingCollector(db, source, startedAt);
+  const pages = await paginate(source, opts, (items, version) => collector.add(items, version), signal);
+  await collector.flush();
+  const c = collector.counts;
+  const outcome = outcomeOf(pages.complete, pages.pages, pages.error, signal?.aborted === true);
+
+  const { removed, nextPollAt } = await db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const removed = pages.complete ? await deactivateUnseen(trx, source, startedAt, now) : 0;
+    await closePoll(trx, pollId, now, {
+      complete: pages.complete,
+      itemsSeen: c.seen,
+      itemsValid: c.valid,
+      itemsMalformed: c.malformed,
+      added: c.inserted + c.reactivated,
+      removed,
+      error: outcome.error,
+    });
+    const nextPollAt = await releaseSource(trx, source, opts.owner, now, outcome, (n) => backoffDelayMs(n, opts.random));
+    return { removed, nextPollAt };
+  });
+  if (c.valid > 0 || removed > 0) await refreshProviderNames(db, clock.now());
+
+  if (c.malformed > 0) log.warn({ source, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
+  if (outcome.failed) log.warn({ source, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
+  return {
+    source,
+    pollId,
+    status: outcome.status,
+    complete: pages.complete,
+    pages: pages.pages,
+    itemsSeen: c.seen,
+    itemsValid: c.valid,
+    itemsMalformed: c.malformed,
+    added: c.inserted + c.reactivated,
+    reactivated: c.reactivated,
+    removed,
+    updated: c.updated,
+    error: outcome.error,
+    durationMs: Math.round(performance.now() - started),
+    nextPollAt,
+  };
+}
