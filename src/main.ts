@@ -50,7 +50,8 @@ async function main(config: Config): Promise<void> {
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics });
-    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness, services: createServices(db, systemClock) };
+    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness, services: createServices(db, systemClock, config) };
+    lifecycle.add("services", () => ctx.services.close());
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
     const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;

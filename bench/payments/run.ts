@@ -69,7 +69,7 @@ const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolS
 const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn" });
 const readiness = new Readiness();
 readiness.markMigrated();
-const ctx = { config, db, clock: systemClock, log, metrics: new Registry(), readiness, services: createServices(db, systemClock) };
+const ctx = { config, db, clock: systemClock, log, metrics: new Registry(), readiness, services: createServices(db, systemClock, config) };
 const gate = await createPaymentGate({
   network: devnet.network,
   payTo: devnet.payTo,

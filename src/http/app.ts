@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
 import type { AppContext } from "../context.js";
-import { isTransient } from "../lib/transient-errors.js";
+import { DeadlineExceededError, isTransient } from "../lib/transient-errors.js";
 import type { AppEnv } from "./app-env.js";
 import { ApiError, errorBody } from "./errors.js";
 import { MAX_BODY_BYTES } from "./input.js";
@@ -53,7 +53,10 @@ export function createApp({ ctx, routes, gate, validateResponses = false }: AppO
 function renderError(err: Error, c: Context<AppEnv>): Response {
   const apiError = toApiError(err, c);
   const body = errorBody(apiError, c.get("requestId") ?? "unknown");
-  if (c.get("paid") && body.payment_settled === undefined) body.payment_settled = c.get("settled") ?? false;
+  if (c.get("paid") && body.payment_settled === undefined) {
+    body.payment_settled = c.get("settled") ?? false;
+    if (apiError.status === 503) body.settlement_skipped = !body.payment_settled;
+  }
   for (const [k, v] of Object.entries(apiError.headers)) c.header(k, v);
   return c.json(body, apiError.status);
 }
@@ -67,7 +70,14 @@ function toApiError(err: Error, c: Context<AppEnv>): ApiError {
   const log = c.get("log");
   if (isTransient(err)) {
     log?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "dependency unavailable");
-    return new ApiError(503, "service_unavailable", "a dependency (database or probe pipeline) is unavailable or timed out; retry shortly", { retry_after_seconds: 30 }, { "retry-after": "30" });
+    return new ApiError(
+      503,
+      "service_unavailable",
+      "a dependency (database or probe pipeline) is unavailable or timed out; retry after the next probe window",
+      // Our own deadline messages are safe to show; driver errors may name internal hosts.
+      { retry_after_seconds: 30, detail: err instanceof DeadlineExceededError ? err.message : "the database or a dependency did not answer" },
+      { "retry-after": "30" },
+    );
   }
   log?.error({ err }, "unhandled error");
   return new ApiError(500, "internal_error", "internal error; the request id identifies it in our logs");

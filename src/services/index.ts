@@ -1,13 +1,23 @@
+import type { Config } from "../config.js";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
 import { createCreditsService } from "./credits/credits-service.js";
 import { createPaymentLedger } from "./payments/ledger.js";
+import { createReportsService } from "./reports/index.js";
+import { createLiveProber } from "./reports/live-probe.js";
+import { createTrialService } from "./trial/index.js";
 
-/** Every business service, built once from the context's database and clock. */
-export function createServices(db: DbHandle, clock: Clock) {
+/** Every business service, built once from the context's database, clock and config. */
+export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets">) {
+  const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets });
+  const reports = createReportsService(db.db, clock, live);
   return {
     credits: createCreditsService(db.db, clock),
     payments: createPaymentLedger(db.db, () => clock.now()),
+    reports,
+    trial: createTrialService(db.db, clock, reports),
+    /** Releases outbound connection pools. */
+    close: () => live.close(),
   };
 }
 

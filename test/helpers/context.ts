@@ -18,14 +18,18 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const readiness = new Readiness();
   readiness.markMigrated();
   const clock = new ManualClock(new Date("2026-11-20T12:00:00.000Z"));
+  const services = createServices(db, clock, config);
   return {
     config,
     db,
     clock,
-    services: createServices(db, clock),
+    services,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     metrics: new Registry(),
     readiness,
-    close: () => db.close(),
+    close: async () => {
+      await services.close();
+      await db.close();
+    },
   };
 }

@@ -1,6 +1,17 @@
 import type { AnyRouteDef } from "../registry.js";
 import { createCreditRoute } from "./credits/create-credit.js";
 import { getCreditRoute } from "./credits/get-credit.js";
+import { forensicsRoute } from "./preflight/forensics.js";
+import { preflightBatchRoute } from "./preflight/preflight-batch.js";
+import { preflightRoute } from "./preflight/preflight.js";
+import { preflightTrialRoute } from "./preflight/preflight-trial.js";
 
 /** Every product route of the service, in the order the landing page and spec list them. */
-export const productRoutes: readonly AnyRouteDef[] = [createCreditRoute, getCreditRoute];
+export const productRoutes: readonly AnyRouteDef[] = [
+  preflightTrialRoute,
+  preflightRoute,
+  preflightBatchRoute,
+  forensicsRoute,
+  createCreditRoute,
+  getCreditRoute,
+];

@@ -92,8 +92,14 @@ export const CONFIDENCE_SINGLE_PROBE = 0.2;
 /** Below this, an ok=false verdict is a hint only: recommended_action investigate. */
 export const CONFIDENCE_HINT_BELOW = 0.4;
 
-/** decoy_probability blend (forensics); see docs/signals.md. */
-export const DECOY_BLEND = { price: 0.45, neverPaid: 0.2, hostTrap: 0.15, errors: 0.2 } as const;
+/**
+ * decoy_probability (forensics) is a noisy-OR of four pieces of evidence, each scored 0..1 and
+ * weighted by how strongly it alone indicates a decoy; see docs/signals.md.
+ */
+export const DECOY_BLEND = { price: 0.95, neverPaid: 0.5, hostTrap: 0.4, errors: 0.3 } as const;
+
+/** A batch element is `established` with this much history. */
+export const ESTABLISHED = { minProbes7d: 20, minServiceAgeMs: 7 * DAY } as const;
 
 /** Free trial (spec 8) and unknown-URL live probes (signals.md "Unknown URLs"). */
 export const TRIAL = { perIpPerDay: 10, perHostPerDay: 50, cacheSeconds: 300 } as const;

@@ -1,0 +1,107 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { ForensicsReport } from "../../http/routes/preflight/schemas.js";
+import { HOUR } from "../signals/constants.js";
+import { evaluate } from "../signals/engine.js";
+import { decoyProbability } from "./decoy-probability.js";
+import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
+
+const HOURS_7D = 168;
+const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 * healthy) / probes) : null);
+
+interface History {
+  hourly: ForensicsReport["uptime"]["hourly"];
+  statusCodes: Record<string, number>;
+}
+
+/** The 168 hourly buckets of the last 7 days (gaps as zero) and status-code counts. */
+async function history(db: Kysely<Database>, listingId: number, now: Date): Promise<History> {
+  const open = Math.floor(now.getTime() / HOUR) * HOUR;
+  const since = new Date(open - (HOURS_7D - 1) * HOUR);
+  const [buckets, codes] = await Promise.all([
+    db
+      .selectFrom("probe_hourly")
+      .select(["bucket", "probes", "healthy", "latency_count", "latency_sum_ms"])
+      .where("listing_id", "=", listingId)
+      .where("bucket", ">=", since)
+      .execute(),
+    sql<{ code: string; n: number }>`
+      select key as code, sum(value::int)::int as n from probe_hourly, jsonb_each_text(status_counts)
+      where listing_id = ${listingId} and bucket >= ${since.toISOString()}::timestamptz group by key order by key`.execute(db),
+  ]);
+  const byHour = new Map(buckets.map((b) => [b.bucket.getTime(), b]));
+  const hourly = Array.from({ length: HOURS_7D }, (_, i) => {
+    const at = open - i * HOUR;
+    const b = byHour.get(at);
+    return {
+      bucket: new Date(at).toISOString(),
+      probes: b?.probes ?? 0,
+      healthy: b?.healthy ?? 0,
+      avg_latency_ms: b && b.latency_count > 0 ? Math.round(Number(b.latency_sum_ms) / b.latency_count) : null,
+    };
+  });
+  return { hourly, statusCodes: Object.fromEntries(codes.rows.map((r) => [r.code, r.n])) };
+}
+
+/** Spec 2.6: everything preflight says, plus 7 days of history and the group picture. */
+export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {
+  const verdict = evaluate(s.input, now, "forensics");
+  const r = s.row;
+  const h: History = r ? await history(db, r.id, now) : { hourly: [], statusCodes: {} };
+  const g = s.context?.group;
+  const decoy = decoyProbability(s.input, verdict);
+  const probes7d = s.input.probes7d;
+  const healthy7d = s.input.healthy7d;
+  const evidence = evidenceOf(s, verdict, now);
+  return {
+    ...verdict,
+    metadata: metadataOf(s, verdict),
+    observed_at: now.toISOString(),
+    decoy_probability: decoy,
+    uptime: {
+      probes_7d: probes7d,
+      healthy_7d: healthy7d,
+      errors_7d: probes7d - healthy7d,
+      uptime_7d_pct: pct(healthy7d, probes7d),
+      uptime_1h_pct: r?.uptime_1h_pct === null || r?.uptime_1h_pct === undefined ? pct(s.input.healthy30m, s.input.probes30m) : Math.round(r.uptime_1h_pct),
+      avg_latency_1h_ms: s.input.avgLatency1hMs,
+      hourly: h.hourly,
+    },
+    latency: {
+      p50_ms: r?.p50_latency_7d_ms ?? null,
+      p90_ms: r?.p90_latency_7d_ms ?? null,
+      p99_ms: r?.p99_latency_7d_ms ?? null,
+      max_ms: r?.max_latency_7d_ms ?? null,
+    },
+    status_codes: h.statusCodes,
+    concentration: {
+      group_size: g?.effective_group_size ?? 0,
+      raw_group_size: g?.raw_group_size ?? 0,
+      effective_group_size: g?.effective_group_size ?? 0,
+      catalog_total: g?.effective_catalog_total ?? 0,
+      raw_catalog_total: g?.raw_catalog_total ?? 0,
+      effective_catalog_total: g?.effective_catalog_total ?? 0,
+      concentration_pct: g?.concentration_pct ?? null,
+      wildcard_402_detected: s.input.wildcard402,
+      spa_fallback_detected: s.input.spaFallback,
+      effective_count_basis: metadataOf(s, verdict).effective_count_basis,
+      group_median_price_usdc: g?.group_median_price_usdc ?? null,
+      group_p90_price_usdc: g?.group_p90_price_usdc ?? null,
+      price_ratio_to_median: s.input.priceRatioToMedian,
+    },
+    evidence: {
+      probes_1h: evidence.probes_1h,
+      healthy_1h: evidence.healthy_1h,
+      probes_7d: probes7d,
+      healthy_7d: healthy7d,
+      errors_30m: evidence.errors_30m,
+      price_amount_usdc: evidence.price_amount_usdc,
+      service_age_hours: serviceAgeHours(s, now),
+      concentration_pct: g?.concentration_pct ?? null,
+      raw_concentration_group_size: g?.raw_group_size ?? null,
+      effective_concentration_group_size: g?.effective_group_size ?? null,
+      wildcard_402_detected: s.input.wildcard402,
+      decoy_probability: decoy,
+    },
+  };
+}

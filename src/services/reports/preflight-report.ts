@@ -1,0 +1,101 @@
+import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
+import { HOUR } from "../signals/constants.js";
+import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
+import type { SignalContext } from "../signals/group-context.js";
+import { currentPrice, type ListingRow } from "../signals/listing-row.js";
+import { signalInput, storedContext } from "../signals/signal-input.js";
+
+/** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
+export interface Subject {
+  url: string;
+  service: string;
+  serviceId: string;
+  price: string | null;
+  currency: string;
+  isActive: boolean;
+  row: ListingRow | null;
+  context: SignalContext | null;
+  input: SignalInput;
+}
+
+export function subjectOf(row: ListingRow): Subject {
+  const context = storedContext(row);
+  return {
+    url: row.url,
+    service: row.service_name,
+    serviceId: row.service_id,
+    price: currentPrice(row),
+    currency: row.currency ?? "USDC",
+    isActive: row.is_active,
+    row,
+    context,
+    input: signalInput(row, context),
+  };
+}
+
+const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n));
+
+export function proxyMarkupDetail(s: Subject, verdict: Verdict) {
+  const m = s.context?.markup;
+  if (!m || !verdict.warnings.includes("proxy_markup")) return undefined;
+  const observed = s.input.priceUsdc;
+  return {
+    detected: true as const,
+    confidence: m.confidence,
+    observed_price_usdc: observed,
+    reference_price_usdc: m.reference_price_usdc,
+    estimated_markup_ratio: observed !== null && m.reference_price_usdc > 0 ? Math.round((observed / m.reference_price_usdc) * 100) / 100 : null,
+    basis: m.basis,
+    evidence: m.evidence,
+  };
+}
+
+export function metadataOf(s: Subject, verdict: Verdict) {
+  const r = s.row;
+  const hostTrap = Boolean(r?.wildcard_402_detected || r?.spa_fallback_detected);
+  const markup = proxyMarkupDetail(s, verdict);
+  return {
+    url: s.url,
+    service: s.service,
+    service_id: s.serviceId,
+    price_usdc: s.price ?? "",
+    currency: s.currency,
+    uptime_1h_pct: round(r?.uptime_1h_pct),
+    avg_latency_ms: r?.avg_latency_1h_ms ?? s.input.avgLatency1hMs,
+    is_active: s.isActive,
+    ...(markup ? { proxy_markup: markup } : {}),
+    wildcard_402_detected: r?.wildcard_402_detected ?? false,
+    wildcard_402_checked_at: r?.wildcard_402_checked_at?.toISOString() ?? null,
+    spa_fallback_detected: r?.spa_fallback_detected ?? false,
+    spa_fallback_checked_at: r?.spa_fallback_checked_at?.toISOString() ?? null,
+    effective_count_basis: hostTrap ? (r?.effective_count_basis ?? "canonical_homepage") : null,
+  };
+}
+
+export function serviceAgeHours(s: Subject, now: Date): number | null {
+  const since = s.input.serviceSince;
+  return since ? Math.round(((now.getTime() - since.getTime()) / HOUR) * 10) / 10 : null;
+}
+
+export function evidenceOf(s: Subject, verdict: Verdict, now: Date) {
+  return {
+    probes_1h: s.input.probes1h,
+    healthy_1h: s.row?.healthy_1h ?? (s.input.lastProbeAt && s.input.healthy30m > 0 ? 1 : 0),
+    errors_30m: s.input.probes30m - s.input.healthy30m,
+    price_amount_usdc: s.price,
+    service_age_hours: serviceAgeHours(s, now),
+    proxy_markup: proxyMarkupDetail(s, verdict) ?? { detected: false as const },
+    wildcard_402_detected: s.row?.wildcard_402_detected ?? false,
+  };
+}
+
+/** Spec 2.2: the preflight report of one subject at `now`. */
+export function preflightReport(s: Subject, now: Date): PreflightReport {
+  const verdict = evaluate(s.input, now, "preflight");
+  return {
+    ...verdict,
+    metadata: metadataOf(s, verdict),
+    observed_at: now.toISOString(),
+    evidence: evidenceOf(s, verdict, now),
+  };
+}

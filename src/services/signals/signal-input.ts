@@ -1,0 +1,38 @@
+import type { SignalContext } from "./group-context.js";
+import type { SignalInput } from "./engine.js";
+import { currentPrice, type ListingRow } from "./listing-row.js";
+
+/** The engine's input for a catalogued listing: its row plus the context of the last recompute. */
+export function signalInput(row: ListingRow, context: SignalContext | null): SignalInput {
+  const price = currentPrice(row);
+  const priceUsdc = price === null ? null : Number(price);
+  const median = context?.group.group_median_price_usdc ?? null;
+  const probes1h = row.probes_1h ?? 0;
+  return {
+    known: row.is_active,
+    priceUsdc,
+    probes30m: row.probes_30m ?? 0,
+    healthy30m: row.healthy_30m ?? 0,
+    probes1h,
+    avgLatency1hMs: row.avg_latency_1h_ms,
+    lastProbeAt: row.last_probe_at,
+    probes7d: row.probes_7d ?? 0,
+    healthy7d: row.healthy_7d ?? 0,
+    p99Latency7dMs: row.p99_latency_7d_ms,
+    serviceProbes1h: context?.service_probes_1h ?? probes1h,
+    serviceErrors1h: context?.service_errors_1h ?? probes1h - (row.healthy_1h ?? 0),
+    serviceSince: context?.service_since ? new Date(context.service_since) : row.service_first_seen_at,
+    listedSince: row.first_seen_at,
+    l30dCalls: row.l30d_calls,
+    lastCalledAt: row.last_called_at,
+    wildcard402: row.wildcard_402_detected ?? false,
+    spaFallback: row.spa_fallback_detected ?? false,
+    markupReferenceUsdc: context?.markup?.reference_price_usdc ?? null,
+    priceRatioToMedian: priceUsdc !== null && median !== null && median > 0 ? Math.round((priceUsdc / median) * 1000) / 1000 : null,
+    concentrationPct: context?.group.concentration_pct ?? null,
+  };
+}
+
+/** The context a snapshot carries, if the recompute has written one. */
+export const storedContext = (row: ListingRow): SignalContext | null =>
+  ((row.detail as { context?: SignalContext } | null)?.context ?? null);
