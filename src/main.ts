@@ -6,16 +6,10 @@ import { Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
 import { startDemoFleet } from "./demo/index.js";
-import { createApp } from "./http/app.js";
-import { createCreditBypass } from "./http/payment/credit-bypass.js";
-import { createPaymentGate } from "./http/payment/gate.js";
-import type { PaidRoute } from "./http/payment/types.js";
-import { isPaid } from "./http/registry.js";
-import { productRoutes } from "./http/routes/index.js";
-import { listen } from "./http/serve.js";
 import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger } from "./lib/log.js";
+import { startRole } from "./roles.js";
 import { createServices } from "./services/index.js";
 
 /** The anvil account that receives demo merchants' default payments (indexes 11..20 are the fleet's providers). */
@@ -59,8 +53,7 @@ async function main(config: Config): Promise<void> {
     const catalogUrls = config.catalogUrls ?? [await startDemo(ctx, rail!, lifecycle)];
 
     for (const role of config.roles) {
-      if (role === "api") await startApi(ctx, rail!, lifecycle);
-      else log.warn({ role, catalogUrls }, "this build has no work for the role yet");
+      await startRole(role, { ctx, rail, catalogUrls, lifecycle });
       readiness.markStarted(role);
     }
   } catch (err) {
@@ -82,22 +75,6 @@ async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycl
   lifecycle.add("demo fleet", () => fleet.stop());
   ctx.log.info({ catalog: fleet.catalogUrl, endpoints: fleet.endpoints.length }, "demo fleet up");
   return fleet.catalogUrl;
-}
-
-async function startApi(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycle): Promise<void> {
-  const { config, log } = ctx;
-  const gate = await createPaymentGate({
-    ...rail,
-    publicBaseUrl: config.publicBaseUrl,
-    routes: productRoutes.filter(isPaid) as PaidRoute[],
-    ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits),
-    log,
-  });
-  const app = createApp({ ctx, routes: productRoutes, gate });
-  const server = await listen(app, config.host, config.port);
-  lifecycle.add("http", () => server.close());
-  log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");
 }
 
 let config: Config;

@@ -1,0 +1,50 @@
+import type { PaymentRail } from "./chain/payment-rail.js";
+import type { Role } from "./config.js";
+import type { AppContext } from "./context.js";
+import { createApp } from "./http/app.js";
+import { createCreditBypass } from "./http/payment/credit-bypass.js";
+import { createPaymentGate } from "./http/payment/gate.js";
+import type { PaidRoute } from "./http/payment/types.js";
+import { isPaid } from "./http/registry.js";
+import { productRoutes } from "./http/routes/index.js";
+import { listen } from "./http/serve.js";
+import type { Lifecycle } from "./lib/lifecycle.js";
+import { startIngester } from "./workers/ingester.js";
+
+export interface RoleDeps {
+  ctx: AppContext;
+  /** Present when this process runs the API or the demo fleet. */
+  rail: PaymentRail | undefined;
+  catalogUrls: string[];
+  lifecycle: Lifecycle;
+}
+
+/** Each role starts its loops and registers how to stop them; main.ts only picks which. */
+const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
+  api: startApi,
+  ingester: async ({ ctx, catalogUrls, lifecycle }) => {
+    const ingester = startIngester(ctx, catalogUrls);
+    lifecycle.add("ingester", () => ingester.stop());
+  },
+  prober: async ({ ctx }) => ctx.log.warn({ role: "prober" }, "this build has no work for the role yet"),
+  alerter: async ({ ctx }) => ctx.log.warn({ role: "alerter" }, "this build has no work for the role yet"),
+};
+
+export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);
+
+async function startApi({ ctx, rail, lifecycle }: RoleDeps): Promise<void> {
+  const { config, log } = ctx;
+  if (!rail) throw new Error("the api role needs a payment rail");
+  const gate = await createPaymentGate({
+    ...rail,
+    publicBaseUrl: config.publicBaseUrl,
+    routes: productRoutes.filter(isPaid) as PaidRoute[],
+    ledger: ctx.services.payments,
+    credits: createCreditBypass(ctx.services.credits),
+    log,
+  });
+  const app = createApp({ ctx, routes: productRoutes, gate });
+  const server = await listen(app, config.host, config.port);
+  lifecycle.add("http", () => server.close());
+  log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");
+}
