@@ -25,6 +25,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
     if (provenanceHeaders) for (const [k, v] of Object.entries(provenanceHeaders)) c.header(k, v);
 
     const input = await readInput(c, def);
+    def.check?.(input as never, deps.ctx);
     const extraHeaders: Record<string, string> = {};
     const hctx: HandlerContext = {
       app: deps.ctx,

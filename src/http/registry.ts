@@ -40,6 +40,11 @@ export interface RouteDef<
   headers?: Array<{ name: string; description: string }>;
   handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
   /**
+   * Validation that needs the context (e.g. the clock), run before payment is asked for; throws
+   * an ApiError. Schema validation covers everything else.
+   */
+  check?: (input: HandlerInput<Body, Params>, app: AppContext) => void;
+  /**
    * Called when a request repeats a payment that already paid for an answer. May throw an
    * ApiError (credits answer 409 with the bundle it bought); otherwise the gate answers 402.
    */

@@ -1,4 +1,7 @@
 import type { AnyRouteDef } from "../registry.js";
+import { alternativesRoute } from "./catalog/alternatives.js";
+import { decoysRoute } from "./catalog/decoys.js";
+import { whatsNewRoute } from "./catalog/whats-new.js";
 import { createCreditRoute } from "./credits/create-credit.js";
 import { getCreditRoute } from "./credits/get-credit.js";
 import { forensicsRoute } from "./preflight/forensics.js";
@@ -12,6 +15,9 @@ export const productRoutes: readonly AnyRouteDef[] = [
   preflightRoute,
   preflightBatchRoute,
   forensicsRoute,
+  decoysRoute,
+  alternativesRoute,
+  whatsNewRoute,
   createCreditRoute,
   getCreditRoute,
 ];

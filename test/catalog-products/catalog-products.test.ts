@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productRoutes } from "../../src/http/routes/index.js";
+import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
+import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
+import { body } from "../helpers/http.js";
+import { startPaidService, type PaidService } from "../helpers/paid-service.js";
+
+let svc: PaidService;
+const post = (payload: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+const paid = (path: string, payload: unknown, account = 0) => svc.payingFetch(account)(`${svc.url}${path}`, post(payload));
+const unpaid = (path: string, payload: unknown) => fetch(`${svc.url}${path}`, post(payload));
+
+const healthy = (latency = 100) => series(7 * DAY, HOUR, () => ({ latency }));
+const last30m = (ok: boolean) => series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: ok, status: ok ? 402 : 503 }));
+
+beforeAll(async () => {
+  svc = await startPaidService({ routes: productRoutes, env: { MAX_ENTRIES: "3" } });
+  const ctx = svc.ctx;
+  ctx.clock.set(new Date());
+  const seed = async (s: Parameters<typeof seedListing>[1], probes: Parameters<typeof seedProbes>[2]) => {
+    const id = await seedListing(ctx, s);
+    await seedProbes(ctx, id, probes);
+    return id;
+  };
+  // Weather: the blocked target and its siblings in every match tier.
+  await seed({ url: "https://wx.example/v1/dead", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, last30m(false));
+  await seed({ url: "https://wx.example/v1/forecast", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, healthy(300));
+  await seed({ url: "https://wx.example/v1/hourly", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, healthy(100));
+  await seed({ url: "https://other.example/radar", service: "Radar Co", provider: "0xsky", price: "0.5", category: "maps" }, healthy());
+  await seed({ url: "https://wx.example/legacy", service: "Legacy Wx", provider: "0xold", price: "0.5", category: "maps" }, healthy());
+  await seed({ url: "https://storm.example/alerts", service: "Storm", provider: "0xstorm", price: "0.5", category: "weather" }, healthy());
+  await seed({ url: "https://cheap.example/x", service: "Cheap", provider: "0xcheap", price: "0.004", category: "data" }, healthy());
+  // Excluded candidates: erroring now, dead for a week, a decoy, never probed.
+  await seed({ url: "https://storm.example/flaky", service: "Storm", provider: "0xstorm", price: "0.5", category: "weather" }, last30m(false));
+  await seed({ url: "https://gone.example/w", service: "Gone", provider: "0xgone", price: "0.002", category: "weather" }, series(7 * DAY, 6 * HOUR, () => ({ healthy: false, status: 500 })));
+  await seed({ url: "https://premium.example/alpha", service: "Premium", provider: "0xprem", price: "2500", category: "weather" }, healthy());
+  await seed({ url: "https://new.example/w", service: "New", provider: "0xnew", price: "0.002", category: "weather" }, []);
+  // Zombie service: every endpoint erroring.
+  await seed({ url: "https://zombie.example/a", service: "Zombie", provider: "0xz", price: "0.01", category: "data" }, series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 500 })));
+  await seed({ url: "https://zombie.example/b", service: "Zombie", provider: "0xz", price: "0.01", category: "data" }, series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 502 })));
+  // A wildcard host: 5 listed paths, 2 real resources.
+  for (const p of ["a", "b", "c", "d", "e"]) await seed({ url: `https://wild.example/${p}`, service: "Wild", provider: "0xwild", price: "0.01", category: "data" }, healthy());
+  await ctx.db.db.insertInto("host_checks").values({ host: "wild.example", wildcard_402_detected: true, wildcard_402_checked_at: ctx.clock.now(), spa_fallback_checked_at: ctx.clock.now(), effective_count: 2, effective_count_basis: "sitemap_url_count" }).execute();
+  // Delisted in the window, and listed long ago.
+  await seedListing(ctx, { url: "https://old.example/removed", service: "Old", price: "0.01", active: false });
+  await recompute(ctx);
+});
+afterAll(() => svc?.close());
+
+describe("catalog/decoys", () => {
+  it("lists every blacklisted listing, most severe first, capped with truncated", async () => {
+    const res = await paid("/api/v1/catalog/decoys", {});
+    expect(res.status).toBe(200);
+    const b = await body(res);
+    expect(b.counts.by_reason).toEqual({ decoy_price_extreme: 1, zombie: 2, dead_7d: 1, mostly_dead: 0 });
+    expect(b.counts.total).toBe(4);
+    expect(b.truncated).toBe(true);
+    expect(b.entries.map((e: { url: string }) => e.url)).toEqual(["https://premium.example/alpha", "https://zombie.example/a", "https://zombie.example/b"]);
+    expect(b.entries[0]).toMatchObject({ service_name: "Premium", price_usdc: "2500", currency: "USDC", reasons: ["decoy_price_extreme"], uptime_7d_pct: 100, wildcard_402_detected: false });
+    expect(b.wildcard_402_hosts).toEqual([expect.objectContaining({ service_id: "wild", raw_count: 5, effective_count: 2, synthetic_count: 3 })]);
+    expect(b.counts).toMatchObject({ wildcard_402_services: 1, spa_fallback_services: 0 });
+  });
+
+  it("answers the same bytes twice apart from generated_at", async () => {
+    const a = await body(await paid("/api/v1/catalog/decoys", {}, 1));
+    const b = await body(await paid("/api/v1/catalog/decoys", {}, 1));
+    expect({ ...a, generated_at: "" }).toEqual({ ...b, generated_at: "" });
+  });
+});
+
+describe("alternatives", () => {
+  it("ranks healthy siblings by match priority, then uptime and latency", async () => {
+    const res = await paid("/api/v1/alternatives", { url: "https://wx.example/v1/dead", limit: 10 });
+    expect(res.status).toBe(200);
+    const b = await body(res);
+    expect(b.match_strategy).toBe("url_target");
+    expect(b.target).toMatchObject({ url: "https://wx.example/v1/dead", known: true, service_id: "skycast" });
+    expect(b.alternatives.map((a: { url: string; match_reason: string }) => [a.url, a.match_reason])).toEqual([
+      ["https://wx.example/v1/hourly", "same_service"],
+      ["https://wx.example/v1/forecast", "same_service"],
+      ["https://other.example/radar", "same_provider"],
+      ["https://wx.example/legacy", "same_domain"],
+      ["https://storm.example/alerts", "same_category"],
+      ["https://cheap.example/x", "similar_price"],
+    ]);
+    expect(b.candidate_count).toBe(6);
+  });
+
+  it("applies the limit after counting candidates", async () => {
+    const b = await body(await paid("/api/v1/alternatives", { url: "https://wx.example/v1/dead", limit: 2 }));
+    expect(b.alternatives).toHaveLength(2);
+    expect(b.candidate_count).toBe(6);
+  });
+
+  it("matches a task class against categories and tags, case-insensitive", async () => {
+    const b = await body(await paid("/api/v1/alternatives", { taskClass: "WEATHER" }));
+    expect(b.match_strategy).toBe("task_class_only");
+    expect(b.target).toEqual({ task_class: "WEATHER" });
+    expect(b.alternatives.every((a: { match_reason: string }) => a.match_reason === "same_category")).toBe(true);
+    expect(b.alternatives.map((a: { url: string }) => a.url)).not.toContain("https://premium.example/alpha");
+  });
+
+  it("falls back to the task class for an unknown URL", async () => {
+    const b = await body(await paid("/api/v1/alternatives", { url: "https://unlisted.example/w", taskClass: "weather" }));
+    expect(b.match_strategy).toBe("url_target_unknown_fallback");
+    expect(b.target).toEqual({ url: "https://unlisted.example/w", known: false });
+    expect(b.alternatives.length).toBeGreaterThan(0);
+  });
+
+  it("answers 404 when nothing qualifies, and 400 for bad input before payment", async () => {
+    const none = await paid("/api/v1/alternatives", { taskClass: "astrology" });
+    expect(none.status).toBe(404);
+    expect((await body(none)).payment_settled).toBe(false);
+    for (const bad of [{}, { taskClass: "  " }, { taskClass: "x".repeat(81) }, { url: "https://a.example", limit: 11 }, { url: `https://a.example/${"x".repeat(2050)}` }, { url: "ftp://a" }]) {
+      expect((await unpaid("/api/v1/alternatives", bad)).status).toBe(400);
+    }
+  });
+});
+
+describe("whats-new", () => {
+  it("reports added and removed listings with the poll summary", async () => {
+    const since = new Date(svc.ctx.clock.now().getTime() - 3600_000).toISOString();
+    await svc.ctx.db.db.insertInto("catalog_sources").values({ url: "http://catalog.test/discovery/resources" }).onConflict((oc) => oc.doNothing()).execute();
+    await svc.ctx.db.db.insertInto("catalog_polls").values({ source_url: "http://catalog.test/discovery/resources", started_at: svc.ctx.clock.now(), complete: true }).execute();
+    await svc.ctx.db.db.updateTable("listings").set({ first_seen_at: svc.ctx.clock.now() }).where("url", "=", "https://new.example/w").execute();
+    const b = await body(await paid("/api/v1/whats-new", { since, limit: 1 }));
+    expect(b.added_endpoints).toEqual([expect.objectContaining({ url: "https://new.example/w", service_name: "New", price_usdc: "0.002" })]);
+    expect(b.removed_endpoints).toEqual([expect.objectContaining({ url: "https://old.example/removed", last_seen_at: expect.any(String) })]);
+    expect(b.summary).toMatchObject({ added_endpoints_count: 1, removed_endpoints_count: 1, polls_in_window: 1, removed_services_count: 1 });
+    expect(b.summary.current_active_endpoints).toBeGreaterThan(10);
+    expect(b).toMatchObject({ truncated: false, limit: 1, window_hours: 1 });
+  });
+
+  it("refuses a since older than 30 days or in the future, before payment", async () => {
+    const now = Date.now();
+    expect((await unpaid("/api/v1/whats-new", { since: new Date(now - 31 * DAY).toISOString() })).status).toBe(400);
+    expect((await unpaid("/api/v1/whats-new", { since: new Date(now + 5 * MINUTE).toISOString() })).status).toBe(400);
+    expect((await unpaid("/api/v1/whats-new", { limit: 501 })).status).toBe(400);
+    expect((await unpaid("/api/v1/whats-new", { since: new Date(now + 30_000).toISOString() })).status).toBe(402);
+  });
+});
