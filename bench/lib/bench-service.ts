@@ -1,0 +1,102 @@
+import { pino } from "pino";
+import { Registry } from "prom-client";
+import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
+import { createLocalFacilitator } from "../../src/chain/facilitator.js";
+import { loadConfig } from "../../src/config.js";
+import { Readiness, type AppContext } from "../../src/context.js";
+import { createApp, type App } from "../../src/http/app.js";
+import { createCreditBypass } from "../../src/http/payment/credit-bypass.js";
+import { createPaymentGate } from "../../src/http/payment/gate.js";
+import type { PaidRoute } from "../../src/http/payment/types.js";
+import { isPaid, type AnyRouteDef } from "../../src/http/registry.js";
+import { productRoutes } from "../../src/http/routes/index.js";
+import { listen, type RunningServer } from "../../src/http/serve.js";
+import { ManualClock } from "../../src/lib/clock.js";
+import { createServices } from "../../src/services/index.js";
+import { recomputeVerdicts } from "../../src/services/signals/recompute-verdicts.js";
+import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
+import { createTestDb, type TestDb } from "../../test/helpers/db.js";
+import { seedCatalog } from "./seed-catalog.js";
+
+export interface BenchService {
+  ctx: AppContext;
+  app: App;
+  server: RunningServer;
+  db: TestDb;
+  devnet: Devnet;
+  close(): Promise<void>;
+}
+
+const log = pino({ level: "warn" });
+export const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+
+/** Free copies of paid routes: their handlers over HTTP without the gate (bench:payments measures the gate). */
+export const unpaid = (def: AnyRouteDef, path: string): AnyRouteDef => ({ ...def, id: `${def.id}-bench`, path, price: null, product: undefined });
+
+/**
+ * The real app on a loopback port over a freshly seeded database (PGlite, or a new database on
+ * BENCH_DATABASE_URL's server), with a bare Hono JSON route as the same-process baseline.
+ */
+export async function startBenchService(extraRoutes: AnyRouteDef[] = []): Promise<BenchService> {
+  const t0 = performance.now();
+  const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolSize: 16 });
+  const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn", TRUST_PROXY: "true", CATALOG_URLS: "https://catalog.bench.example/discovery/resources" });
+  const clock = new ManualClock(new Date());
+  await seedCatalog(db.db, { listings: LISTINGS, historyHours: 168, now: clock.now() });
+  const readiness = new Readiness();
+  readiness.markMigrated();
+  const ctx: AppContext = { config, db, clock, log, metrics: new Registry(), readiness, services: createServices(db, clock, config) };
+  await recomputeSnapshots(ctx);
+  const verdicts = await recomputeVerdicts(ctx);
+  console.log(`seeded ${LISTINGS} listings with 7 days of hourly history on ${db.dialect} in ${Math.round((performance.now() - t0) / 1000)} s (verdict recompute ${verdicts.ms} ms)`);
+
+  const devnet = await startDevnet({ log });
+  const routes = [...productRoutes, ...extraRoutes];
+  const gate = await createPaymentGate({
+    network: devnet.network,
+    payTo: devnet.payTo,
+    asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
+    publicBaseUrl: config.publicBaseUrl,
+    facilitator: createLocalFacilitator(devnet),
+    routes: routes.filter(isPaid) as PaidRoute[],
+    ledger: ctx.services.payments,
+    credits: createCreditBypass(ctx.services.credits),
+    log,
+  });
+  const app = createApp({ ctx, routes, gate });
+  app.get("/bench/bare", (c) => c.json({ ok: true }));
+  const server = await listen(app, "127.0.0.1", 0);
+  return {
+    ctx,
+    app,
+    server,
+    db,
+    devnet,
+    async close() {
+      await server.close(1000);
+      await ctx.services.close();
+      await db.close();
+      await devnet.stop();
+    },
+  };
+}
+
+/** A bundle with a balance large enough for a benchmark, bound to a settled payment row. */
+export async function benchCredit(ctx: AppContext): Promise<string> {
+  const payment = await ctx.db.db
+    .insertInto("payments")
+    .values({ authorization_key: `bench:${Date.now()}`, request_id: "bench", route: "credits", network: "eip155:84532", amount_atomic: "500000", status: "settled", tx_hash: `0xbench${Date.now()}` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const credit = await ctx.db.db
+    .insertInto("credits")
+    .values({ balance: 100_000_000, initial_balance: 100_000_000, paid_amount: "0.5", payment_id: payment.id, payment_network: "eip155:84532", expires_at: new Date(Date.now() + 86_400_000) })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return credit.id;
+}
+
+export const listingUrl = (i: number) => `https://h${Math.floor(i / 100)}.bench.example/api/${i}`;
+export const randomListing = () => listingUrl(Math.floor(Math.random() * LISTINGS));
+/** A client address from the IPv6 documentation range (only ever a header value). */
+export const randomIp = () => `2001:db8::${Math.floor(Math.random() * 65536).toString(16)}:${Math.floor(Math.random() * 65536).toString(16)}`;

@@ -1,0 +1,41 @@
+/**
+ * bench:preflight — 100,000 catalogued endpoints with 7 days of history. Measures preflight-trial
+ * and credit-paid preflight throughput against a bare Hono JSON route served by the same process
+ * (target ratio >= 0.5), p99 at a fixed 1,000 requests/s (target <= 5 ms), batch-of-50 p50
+ * (<= 15 ms) and forensics p99 (<= 25 ms). Prints the figure last.
+ */
+import { preflightBatchRoute } from "../../src/http/routes/preflight/preflight-batch.js";
+import { forensicsRoute } from "../../src/http/routes/preflight/forensics.js";
+import { benchCredit, listingUrl, LISTINGS, randomIp, randomListing, startBenchService, unpaid } from "../lib/bench-service.js";
+import { load, summary } from "../lib/load.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const svc = await startBenchService([unpaid(preflightBatchRoute, "/bench/batch"), unpaid(forensicsRoute, "/bench/forensics")]);
+const base = svc.server.url;
+const credit = await benchCredit(svc.ctx);
+const urlBody = () => JSON.stringify({ url: randomListing() });
+
+const bare = await load({ url: `${base}/bench/bare`, method: "GET", seconds: SECONDS, connections: 16 });
+const trial = await load({ url: `${base}/api/v1/preflight-trial`, body: urlBody, perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }), seconds: SECONDS, connections: 16 });
+const credited = await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS, connections: 16 });
+const fixed = await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS, connections: 16, rate: 1000 });
+const batch = await load({
+  url: `${base}/bench/batch`,
+  body: () => JSON.stringify({ urls: Array.from({ length: 50 }, () => randomListing()) }),
+  seconds: SECONDS,
+  connections: 1,
+});
+const forensics = await load({ url: `${base}/bench/forensics`, body: () => JSON.stringify({ url: listingUrl(Math.floor(Math.random() * LISTINGS)) }), seconds: SECONDS, connections: 4 });
+const dialect = svc.db.dialect;
+await svc.close();
+
+console.log(`database: ${dialect}; ${LISTINGS} listings; ${SECONDS}s per phase`);
+for (const [name, r] of [["bare Hono JSON", bare], ["preflight-trial", trial], ["credit-paid preflight", credited], ["preflight @1000 req/s", fixed], ["batch of 50", batch], ["forensics", forensics]] as const) {
+  console.log(summary(name, r));
+}
+const trialRatio = trial.requests.average / bare.requests.average;
+const creditRatio = credited.requests.average / bare.requests.average;
+console.log(
+  `targets: trial ratio ${trialRatio.toFixed(2)} (>= 0.5), credit ratio ${creditRatio.toFixed(2)} (>= 0.5), p99 @1000/s ${fixed.latency.p99} ms (<= 5), batch p50 ${batch.latency.p50} ms (<= 15), forensics p99 ${forensics.latency.p99} ms (<= 25)`,
+);
+console.log(`preflight-trial = ${trial.requests.average.toFixed(0)} req/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`);
