@@ -10,6 +10,8 @@ import { productRoutes } from "./http/routes/index.js";
 import { listen } from "./http/serve.js";
 import type { Lifecycle } from "./lib/lifecycle.js";
 import { startIngester } from "./workers/ingester.js";
+import { startProber } from "./workers/prober.js";
+import { startVerdicts } from "./workers/verdicts.js";
 
 export interface RoleDeps {
   ctx: AppContext;
@@ -26,7 +28,12 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
     const ingester = startIngester(ctx, catalogUrls);
     lifecycle.add("ingester", () => ingester.stop());
   },
-  prober: async ({ ctx }) => ctx.log.warn({ role: "prober" }, "this build has no work for the role yet"),
+  prober: async ({ ctx, lifecycle }) => {
+    const prober = startProber(ctx);
+    const verdicts = startVerdicts(ctx);
+    lifecycle.add("prober", () => prober.stop());
+    lifecycle.add("verdicts", () => verdicts.stop());
+  },
   alerter: async ({ ctx }) => ctx.log.warn({ role: "alerter" }, "this build has no work for the role yet"),
 };
 

@@ -67,14 +67,19 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
       }
       continue;
     }
-    const peers = (byService.get(r.service_id) ?? []).filter((p) => p.id !== r.id).map(priceOf).filter((p): p is number => p !== null).sort((a, b) => a - b);
-    const median = peers.length >= 2 ? quantile(peers, 0.5) : null;
+    // Peers sell the same service under another payee: a reseller's own endpoints are no reference.
+    const peers = (byService.get(r.service_id) ?? [])
+      .filter((p) => p.id !== r.id && p.provider_id !== r.provider_id)
+      .map(priceOf)
+      .filter((p): p is number => p !== null)
+      .sort((a, b) => a - b);
+    const median = quantile(peers, 0.5);
     if (median !== null && median > 0) {
       out.set(r.id, {
         reference_price_usdc: median,
         basis: "service_median",
         confidence: "medium",
-        evidence: [`median price of ${peers.length} other endpoints of the same service is ${median} USDC`],
+        evidence: [`median price of ${peers.length} listing(s) of the same service by other providers is ${median} USDC`],
       });
     }
   }

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { AppContext } from "../../context.js";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
 import { THRESHOLDS } from "./constants.js";
 import { blacklistReasons, evaluate } from "./engine.js";
 import { computeContexts } from "./group-context.js";
@@ -18,10 +18,9 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * Writes warnings, reasons and the context into signal_snapshots, so the request path and the
  * catalog products read one row instead of scanning.
  */
-export async function recomputeVerdicts(ctx: Pick<AppContext, "db" | "clock">): Promise<{ listings: number; ms: number }> {
+export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promise<{ listings: number; ms: number }> {
   const started = performance.now();
-  const now = ctx.clock.now();
-  const rows = await selectListingRows(ctx.db.db).where("l.is_active", "=", true).execute();
+  const rows = await selectListingRows(db).where("l.is_active", "=", true).execute();
   const contexts = computeContexts(rows);
 
   const updates = rows.map((row) => {
@@ -54,10 +53,10 @@ export async function recomputeVerdicts(ctx: Pick<AppContext, "db" | "clock">): 
         warnings = excluded.warnings, critical = excluded.critical,
         blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
         risk_score = excluded.risk_score, flagged_since = excluded.flagged_since,
-        detail = signal_snapshots.detail || excluded.detail`.execute(ctx.db.db);
+        detail = signal_snapshots.detail || excluded.detail`.execute(db);
   }
   // A listing that left the catalog keeps its history but no longer counts as flagged.
-  await ctx.db.db
+  await db
     .updateTable("signal_snapshots")
     .set({ blacklist_reasons: [], delist_reasons: [], flagged_since: null })
     .where("listing_id", "in", (eb) => eb.selectFrom("listings").select("id").where("is_active", "=", false))
