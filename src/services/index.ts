@@ -8,8 +8,8 @@ import { createLiveProber } from "./reports/live-probe.js";
 import { createTrialService } from "./trial/index.js";
 
 /** Every business service, built once from the context's database, clock and config. */
-export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets">) {
-  const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets });
+export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl">) {
+  const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const reports = createReportsService(db.db, clock, live);
   return {
     credits: createCreditsService(db.db, clock),

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { HostLimiter } from "../../lib/host-limiter.js";
 import { createGuardedDispatcher } from "../../lib/ssrf-guard.js";
-import { PROBE_BODY_CAP_BYTES } from "../probes/constants.js";
+import { PROBE_BODY_CAP_BYTES, PROBE_USER_AGENT } from "../probes/constants.js";
 import { probeEndpoint } from "../probes/endpoint-probe.js";
 import { createHttpClient, type HttpClient } from "../probes/http-client.js";
 import { LIVE_PROBE } from "../signals/constants.js";
@@ -28,10 +28,10 @@ export interface LiveProber {
  * resolved address at connect time, results cached 5 minutes per URL and probes of one target
  * host rate limited in the database, so the service cannot be used to flood anyone.
  */
-export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean }): LiveProber {
+export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean; publicBaseUrl: string }): LiveProber {
   const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
   const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 2, globalConcurrency: 64 });
-  const http: HttpClient = createHttpClient({ dispatcher, limiter, timeoutMs: LIVE_PROBE.budgetMs, maxBodyBytes: PROBE_BODY_CAP_BYTES });
+  const http: HttpClient = createHttpClient({ dispatcher, limiter, timeoutMs: LIVE_PROBE.budgetMs, maxBodyBytes: PROBE_BODY_CAP_BYTES, userAgent: `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})` });
 
   return {
     async observe(url, now) {
