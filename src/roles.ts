@@ -9,6 +9,7 @@ import { isPaid } from "./http/registry.js";
 import { productRoutes } from "./http/routes/index.js";
 import { listen } from "./http/serve.js";
 import type { Lifecycle } from "./lib/lifecycle.js";
+import { startAlerter } from "./workers/alerter.js";
 import { startIngester } from "./workers/ingester.js";
 import { startProber } from "./workers/prober.js";
 import { startVerdicts } from "./workers/verdicts.js";
@@ -34,7 +35,10 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
     lifecycle.add("prober", () => prober.stop());
     lifecycle.add("verdicts", () => verdicts.stop());
   },
-  alerter: async ({ ctx }) => ctx.log.warn({ role: "alerter" }, "this build has no work for the role yet"),
+  alerter: async ({ ctx, lifecycle }) => {
+    const alerter = startAlerter(ctx);
+    lifecycle.add("alerter", () => alerter.stop());
+  },
 };
 
 export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);

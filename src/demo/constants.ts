@@ -6,8 +6,11 @@
 /** A slow endpoint must sit above the 2000 ms `slow` threshold of signals.md with margin. */
 export const DEFAULT_SLOW_MS = 2_500;
 
-/** Length of each phase of the flapping endpoint: 20 minutes up, then 20 minutes down. */
-export const DEFAULT_FLAP_PERIOD_MS = 20 * 60_000;
+/**
+ * Length of each phase of the flapping endpoint: 40 minutes up, then 40 minutes down. Longer
+ * than the 30-minute `dead` window, so each down phase fires `dead` and each up phase clears it.
+ */
+export const DEFAULT_FLAP_PERIOD_MS = 40 * 60_000;
 
 export const DEFAULT_HOST = "127.0.0.1";
 

@@ -8,6 +8,7 @@ import { forensicsRoute } from "./preflight/forensics.js";
 import { preflightBatchRoute } from "./preflight/preflight-batch.js";
 import { preflightRoute } from "./preflight/preflight.js";
 import { preflightTrialRoute } from "./preflight/preflight-trial.js";
+import { watchRoutes } from "./watch/index.js";
 
 /** Every product route of the service, in the order the landing page and spec list them. */
 export const productRoutes: readonly AnyRouteDef[] = [
@@ -18,6 +19,7 @@ export const productRoutes: readonly AnyRouteDef[] = [
   decoysRoute,
   alternativesRoute,
   whatsNewRoute,
+  ...watchRoutes,
   createCreditRoute,
   getCreditRoute,
 ];

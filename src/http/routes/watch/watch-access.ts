@@ -1,0 +1,40 @@
+import type { WatchStatus } from "../../../services/watch/watch-status.js";
+import { ApiError } from "../../errors.js";
+import type { HandlerContext } from "../../registry.js";
+
+/** The secret as presented: `Authorization: Bearer <secret>`, else `X-Watch-Secret`. */
+export function presentedSecret(ctx: HandlerContext): string | undefined {
+  const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(ctx.header("authorization") ?? "");
+  return bearer?.[1] ?? ctx.header("x-watch-secret")?.trim() ?? undefined;
+}
+
+/** One answer for a malformed id, an unknown id and a wrong or missing secret. */
+export const watchNotFound = () => new ApiError(404, "watch_not_found", "no watch with this id and secret");
+
+export const SECRET_HEADERS = [
+  { name: "Authorization", description: "Bearer <secret> returned when the watch was created" },
+  { name: "X-Watch-Secret", description: "the same secret, as an alternative to Authorization" },
+];
+
+export const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function statusBody(s: WatchStatus) {
+  return {
+    watchId: s.watchId,
+    state: s.state,
+    url: s.url,
+    webhookUrl: s.webhookUrl,
+    signals: s.signals,
+    createdAt: s.createdAt.toISOString(),
+    expiresAt: s.expiresAt.toISOString(),
+    unsubscribedAt: iso(s.unsubscribedAt),
+    alertsRemaining: s.alertsRemaining,
+    signalStates: s.signalStates.map((x) => ({ ...x, since: iso(x.since) })),
+    deliveries: s.deliveries.map((d) => ({
+      ...d,
+      createdAt: d.createdAt.toISOString(),
+      nextAttemptAt: iso(d.nextAttemptAt),
+      deliveredAt: iso(d.deliveredAt),
+    })),
+  };
+}

@@ -1,0 +1,99 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { badRequest, unavailable } from "../../http/errors.js";
+import type { Clock } from "../../lib/clock.js";
+import type { LookupFunction } from "../../lib/ssrf-guard.js";
+import { normalizeUrl } from "../../lib/url-normalize.js";
+import type { WarningCode } from "../signals/constants.js";
+import { DEFAULT_SIGNALS, WATCH_ALERTS, WATCH_LIFETIME_MS } from "./constants.js";
+import { newWatchSecrets, signingSecretOf } from "./secrets.js";
+import { checkWebhookTarget, type WebhookRules } from "./webhook-url.js";
+
+export interface WatchDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  rules: WebhookRules;
+  /** Name resolution for the subscription-time check (tests inject one). */
+  lookup?: LookupFunction;
+}
+
+export interface CreateWatchInput {
+  url: string;
+  webhookUrl: string;
+  signals?: readonly WarningCode[];
+  /**
+   * The x402 payment that bought the watch. It becomes the watch id, so one payment buys one
+   * subscription, and the watch stays inert until that payment settled.
+   */
+  paymentId?: string;
+  payer?: string | null;
+}
+
+export interface CreatedWatch {
+  watchId: string;
+  /** Shown once; authenticates status and unsubscribe. */
+  secret: string;
+  /** `whsec_...`: what a receiver passes to `new Webhook(...)`. */
+  signingSecret: string;
+  url: string;
+  webhookUrl: string;
+  signals: WarningCode[];
+  createdAt: Date;
+  expiresAt: Date;
+  alertsRemaining: number;
+}
+
+/** Validates the webhook target (DNS included) and stores a new subscription. */
+export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Promise<CreatedWatch> {
+  const target = await checkWebhookTarget(input.webhookUrl, deps.rules, deps.lookup);
+  if (!target.ok) throw target.status === 400 ? badRequest(target.message) : unavailable(target.message, 5);
+  const signals = [...new Set(input.signals?.length ? input.signals : DEFAULT_SIGNALS)];
+  if (signals.length === 0) throw badRequest("signals: name at least one signal");
+
+  const createdAt = deps.clock.now();
+  const expiresAt = new Date(createdAt.getTime() + WATCH_LIFETIME_MS);
+  const secrets = newWatchSecrets();
+  const values = {
+    url: input.url,
+    url_normalized: normalizeUrl(input.url),
+    webhook_url: input.webhookUrl,
+    signals,
+    secret_hash: secrets.secretHash,
+    signing_key: secrets.signingKey,
+    alerts_remaining: WATCH_ALERTS,
+    created_at: createdAt,
+    expires_at: expiresAt,
+    payer_address: input.payer ?? null,
+  };
+  const row = await deps.db.transaction().execute(async (trx) => {
+    if (input.paymentId) {
+      // A payment is only claimable again when its earlier answer was never delivered (it did
+      // not settle), so a watch left by that attempt was never shown to anyone: replace it.
+      await trx.deleteFrom("watches").where("id", "=", input.paymentId).execute();
+    }
+    const listing = await trx
+      .selectFrom("listings")
+      .select("id")
+      .where("url_normalized", "=", values.url_normalized)
+      .orderBy("is_active", "desc")
+      .orderBy("last_seen_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return trx
+      .insertInto("watches")
+      .values({ ...values, ...(input.paymentId ? { id: input.paymentId } : {}), listing_id: listing ? Number(listing.id) : null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+  });
+  return {
+    watchId: row.id,
+    secret: secrets.secret,
+    signingSecret: signingSecretOf(secrets.signingKey),
+    url: input.url,
+    webhookUrl: input.webhookUrl,
+    signals,
+    createdAt,
+    expiresAt,
+    alertsRemaining: WATCH_ALERTS,
+  };
+}

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from "kysely";
+import type { Database, JsonObject } from "../../db/schema.js";
+import { retryDelayMs } from "./backoff.js";
+import { MAX_ATTEMPTS } from "./constants.js";
+import { isLive } from "./watch-activity.js";
+
+export interface ClaimedDelivery {
+  /** The webhook-id: the same for every attempt. */
+  id: string;
+  watchId: string;
+  payload: JsonObject;
+  attempts: number;
+  webhookUrl: string;
+  signingKey: Buffer;
+}
+
+/**
+ * Claims the next due delivery for `owner` until `now + leaseMs`. Rows another process holds
+ * are skipped, not waited for; a lease left by a process that died expires and the delivery is
+ * claimed again, with the same webhook-id. Per watch, alerts go out in the order they were
+ * raised: only a watch's oldest pending delivery is eligible, so "cleared" never overtakes the
+ * "fired" it follows.
+ */
+export async function claimDelivery(db: Kysely<Database>, owner: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const { rows } = await sql<{ id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer }>`
+    update webhook_deliveries as d
+    set lease_owner = ${owner}, lease_until = ${leaseUntil}
+    from watches as w
+    where w.id = d.watch_id
+      and d.id = (
+        select p.id from webhook_deliveries as p
+        join watches as pw on pw.id = p.watch_id
+        where p.status = 'pending'
+          and p.next_attempt_at <= ${now}
+          and (p.lease_until is null or p.lease_until <= ${now})
+          and ${isLive("pw", now)}
+          and not exists (
+            select 1 from webhook_deliveries as q
+            where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
+          )
+        order by p.next_attempt_at, p.created_at, p.id
+        limit 1
+        for update of p skip locked
+      )
+    returning d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`.execute(db);
+  const r = rows[0];
+  return r && { id: r.id, watchId: r.watch_id, payload: r.payload, attempts: r.attempts, webhookUrl: r.webhook_url, signingKey: r.signing_key };
+}
+
+export type AttemptOutcome = { delivered: true; statusCode: number } | { delivered: false; statusCode: number | null; error: string };
+export type AttemptResult = "delivered" | "retrying" | "failed" | "lost";
+
+/**
+ * Records one attempt and releases the lease. Only the lease holder may record, so a process
+ * that lost its lease (it stalled past it) cannot overwrite the attempt of the one that took
+ * over: that answers "lost".
+ */
+export async function recordAttempt(
+  db: Kysely<Database>,
+  owner: string,
+  d: ClaimedDelivery,
+  outcome: AttemptOutcome,
+  now: Date,
+  random: () => number = Math.random,
+): Promise<AttemptResult> {
+  const attempts = d.attempts + 1;
+  const result: AttemptResult = outcome.delivered ? "delivered" : attempts >= MAX_ATTEMPTS ? "failed" : "retrying";
+  const updated = await db
+    .updateTable("webhook_deliveries")
+    .set({
+      attempts,
+      status: result === "retrying" ? "pending" : result,
+      last_response_code: outcome.statusCode,
+      last_error: outcome.delivered ? null : outcome.error,
+      delivered_at: outcome.delivered ? now : null,
+      next_attempt_at: result === "retrying" ? new Date(now.getTime() + retryDelayMs(attempts, random)) : now,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where("id", "=", d.id)
+    .where("lease_owner", "=", owner)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n ? result : "lost";
+}
+
+/** Alerts still waiting for a watch that expired are closed: an expired watch stops. */
+export async function cancelStopped(db: Kysely<Database>, now: Date): Promise<number> {
+  const r = await sql`
+    update webhook_deliveries as d
+    set status = 'failed', lease_owner = null, lease_until = null,
+        last_error = case when w.unsubscribed_at is not null then 'cancelled: the watch was unsubscribed' else 'cancelled: the watch expired' end
+    from watches as w
+    where w.id = d.watch_id and d.status = 'pending'
+      and not ${isLive("w", now)}
+      and (d.lease_until is null or d.lease_until <= ${now})`.execute(db);
+  return Number(r.numAffectedRows ?? 0n);
+}

@@ -1,0 +1,44 @@
+import type { JsonObject } from "../../db/schema.js";
+import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
+import type { SignalInput } from "../signals/engine.js";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const hoursSince = (d: Date | null, now: Date) => (d ? Math.round(((now.getTime() - d.getTime()) / 3_600_000) * 10) / 10 : null);
+const pct = (healthy: number, probes: number) => (probes === 0 ? null : Math.round((healthy / probes) * 100));
+
+/**
+ * The numbers each signal is decided on, next to the threshold they were held against, so an
+ * alert says why it fired or cleared without a second call.
+ */
+const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => JsonObject>> = {
+  unknown_endpoint: (s) => ({ listed: s.known }),
+  no_history: (s) => ({ last_probe_at: iso(s.lastProbeAt), window_minutes: T.noHistoryWindowMs / 60_000 }),
+  dead: (s) => ({ probes_30m: s.probes30m, healthy_30m: s.healthy30m, min_probes: T.deadMinProbes }),
+  zombie: (s) => ({ service_probes_1h: s.serviceProbes1h, service_errors_1h: s.serviceErrors1h, min_probes: T.zombieMinProbes, listed: s.known }),
+  decoy_price_extreme: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.decoyPriceUsdc }),
+  suspicious_high_price: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.suspiciousPriceUsdc, decoy_threshold_usdc: T.decoyPriceUsdc }),
+  slow: (s) => ({ avg_latency_1h_ms: s.avgLatency1hMs, threshold_ms: T.slowAvgLatencyMs }),
+  new_provider: (s, now) => ({ service_since: iso(s.serviceSince), service_age_hours: hoursSince(s.serviceSince, now), threshold_hours: T.newProviderAgeMs / 3_600_000 }),
+  never_paid_zombie: (s, now) => ({
+    listed_since: iso(s.listedSince),
+    listed_days: s.listedSince ? Math.floor((now.getTime() - s.listedSince.getTime()) / 86_400_000) : null,
+    l30d_calls: s.l30dCalls,
+    last_called_at: iso(s.lastCalledAt),
+    min_listed_days: T.neverPaidListedMs / 86_400_000,
+  }),
+  proxy_markup: (s) => ({ price_usdc: s.priceUsdc, reference_price_usdc: s.markupReferenceUsdc, min_ratio: T.proxyMarkupRatio }),
+  wildcard_402: (s) => ({ wildcard_402_detected: s.wildcard402 }),
+  spa_fallback: (s) => ({ spa_fallback_detected: s.spaFallback }),
+  dead_7d: (s) => ({ probes_7d: s.probes7d, healthy_7d: s.healthy7d, min_probes: T.dead7dMinProbes }),
+  mostly_dead: (s) => ({ probes_7d: s.probes7d, healthy_7d: s.healthy7d, uptime_7d_pct: pct(s.healthy7d, s.probes7d), threshold_pct: T.mostlyDeadUptimePct, min_probes: T.dead7dMinProbes }),
+  slow_p99: (s) => ({ p99_latency_7d_ms: s.p99Latency7dMs, threshold_ms: T.slowP99Ms }),
+  price_outlier_high: (s) => ({ price_usdc: s.priceUsdc, price_ratio_to_median: s.priceRatioToMedian, threshold_ratio: T.priceOutlierRatio }),
+  high_concentration: (s) => ({ concentration_pct: s.concentrationPct, threshold_pct: T.highConcentrationPct }),
+};
+
+export function evidenceFor(code: WarningCode, input: SignalInput, now: Date, lastProbeAt: Date | null): JsonObject {
+  return { ...EVIDENCE[code](input, now), last_probe_at: iso(lastProbeAt) };
+}
+
+/** A watched URL that is not (yet) in the catalog: nothing can fire until evidence exists. */
+export const UNLISTED_EVIDENCE: JsonObject = { listed: false };

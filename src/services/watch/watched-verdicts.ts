@@ -1,0 +1,42 @@
+import type { Kysely } from "kysely";
+import type { Database, JsonObject } from "../../db/schema.js";
+import type { WarningCode } from "../signals/constants.js";
+import { evaluate } from "../signals/engine.js";
+import { selectListingRows } from "../signals/listing-row.js";
+import { signalInput, storedContext } from "../signals/signal-input.js";
+import { evidenceFor } from "./evidence.js";
+import { isLive } from "./watch-activity.js";
+
+/** The verdict of one watched URL: which codes fire now and the numbers behind each. */
+export interface UrlVerdict {
+  listingId: number;
+  fired: ReadonlySet<WarningCode>;
+  evidence(code: WarningCode): JsonObject;
+}
+
+/**
+ * The current verdict of every URL a live watch names, from one query over the catalog (the
+ * same rows, stored context and forensics-mode engine the reports use). URLs that are not
+ * listed are absent: nothing fires for them until the catalog lists them and evidence exists.
+ */
+export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<Map<string, UrlVerdict>> {
+  const watched = db.selectFrom("watches as w").select("w.url_normalized").where(isLive("w", now));
+  const rows = await selectListingRows(db)
+    .where("l.url_normalized", "in", watched)
+    .orderBy("l.is_active", "asc")
+    .orderBy("l.last_seen_at", "asc")
+    .orderBy("l.id", "asc")
+    .execute();
+  const out = new Map<string, UrlVerdict>();
+  // Later rows win, as in the reports: an active listing over an inactive one, then the newest.
+  for (const row of rows) {
+    const input = signalInput(row, storedContext(row));
+    const verdict = evaluate(input, now, "forensics");
+    out.set(row.url_normalized, {
+      listingId: Number(row.id),
+      fired: new Set(verdict.warnings),
+      evidence: (code) => evidenceFor(code, input, now, row.last_probe_at),
+    });
+  }
+  return out;
+}
