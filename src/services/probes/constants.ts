@@ -1,0 +1,92 @@
+import { RETENTION_MS } from "../../db/retention.js";
+
+/**
+ * Every number that shapes probing, in one place. docs/probing.md explains each; change one
+ * only together with that page.
+ */
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+// ---- one request ---------------------------------------------------------------------------
+
+/** Whole budget of one probe request: connect, headers and body (signals.md). */
+export const PROBE_TIMEOUT_MS = 10 * SECOND;
+/** Response bytes read before the body is cut off (signals.md). */
+export const PROBE_BODY_CAP_BYTES = 256 * 1024;
+/** Largest response header block accepted (Node's own default); larger is a protocol error. */
+export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
+/** Idle keep-alive sockets are closed after this; a host is probed again minutes later anyway. */
+export const KEEP_ALIVE_TIMEOUT_MS = 4 * SECOND;
+/** Sent with every request, followed by " (+PUBLIC_BASE_URL)" so a target can find out who we are. */
+export const PROBE_USER_AGENT = "x402-lookout-prober/0.1";
+
+// ---- politeness ----------------------------------------------------------------------------
+
+/** Requests in flight across all hosts: bounds sockets and memory of one prober process. */
+export const GLOBAL_CONCURRENCY = 256;
+/** Requests in flight to one host (host = URL.host, i.e. host:port). */
+export const PER_HOST_CONCURRENCY = 4;
+/** Requests started per second per host, and the bucket size that allows a short burst. */
+export const PER_HOST_RATE_PER_SECOND = 10;
+export const PER_HOST_BURST = 10;
+
+// ---- scheduling ----------------------------------------------------------------------------
+
+/** How often the worker looks for due work; probes spread over the interval at this grain. */
+export const PROBE_TICK_MS = 2 * SECOND;
+/** Listings claimed per statement; larger batches amortise per-statement costs (docs/probing.md). */
+export const CLAIM_BATCH_SIZE = 1000;
+/** A claim looks this many times its size ahead in the schedule to spread itself over hosts. */
+export const CLAIM_SCAN_FACTOR = 4;
+/** Claimed but unfinished jobs held by one process; claiming pauses above it. */
+export const MAX_PENDING_JOBS = 4_096;
+/**
+ * Jobs of one host taken per claim, and the pending count at which a host is left out of the
+ * next claim (so at most about twice this many wait per host).
+ */
+export const MAX_PENDING_PER_HOST = 20;
+/** When only saturated hosts have due work, the pause before claiming again (batches claims). */
+export const CLAIM_PAUSE_MS = 50;
+/** A claim expires after this; another process then takes the work over. */
+export const LEASE_MS = 5 * MINUTE;
+/** Results written per statement, and the longest a finished result waits to be written. */
+export const WRITE_BATCH_SIZE = 1000;
+export const WRITE_FLUSH_MS = 1 * SECOND;
+
+// ---- host checks ---------------------------------------------------------------------------
+
+/** A host is checked on first sight and then this often (signals.md: once a day). */
+export const HOST_CHECK_INTERVAL_MS = 24 * HOUR;
+/** A check that could not reach the host is retried sooner. */
+export const HOST_CHECK_RETRY_MS = 1 * HOUR;
+/** Random non-catalog paths requested per check (signals.md: two). */
+export const HOST_CHECK_RANDOM_PATHS = 2;
+export const HOST_CHECK_PATH_PREFIX = "/__lookout_probe_";
+/** How often the hosts of active listings are compared with host_checks to find new ones. */
+export const HOST_DISCOVERY_INTERVAL_MS = 1 * MINUTE;
+export const HOST_CHECK_CLAIM_BATCH_SIZE = 50;
+export const SITEMAP_PATH = "/sitemap.xml";
+export const MANIFEST_PATH = "/.well-known/x402";
+
+// ---- history -------------------------------------------------------------------------------
+
+/** Raw probes: the 30 min and 1 h windows plus re-rolling the open hour (src/db/retention.ts). */
+export const RAW_PROBE_RETENTION_MS = RETENTION_MS.probes;
+/** Hourly rollups: 7-day forensics and 48 h recovery plus a day of slack (src/db/retention.ts). */
+export const ROLLUP_RETENTION_MS = RETENTION_MS.probe_hourly;
+/** Retention runs this often, deleting at most RETENTION_MAX_BATCHES x RETENTION_BATCH_SIZE rows per table. */
+export const RETENTION_INTERVAL_MS = 5 * MINUTE;
+export const RETENTION_BATCH_SIZE = 5_000;
+export const RETENTION_MAX_BATCHES = 40;
+
+// ---- snapshots -----------------------------------------------------------------------------
+
+/** Listings recomputed per statement. */
+export const SNAPSHOT_BATCH_SIZE = 2_000;
+export const WINDOW_30M_MS = 30 * MINUTE;
+export const WINDOW_1H_MS = 1 * HOUR;
+/** Hourly buckets (the open hour included) behind the 48 h and 7 d figures. */
+export const BUCKETS_48H = 48;
+export const BUCKETS_7D = 168;

@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { AppContext } from "../../context.js";
+import { HostLimiter, type HostLimiterOptions } from "../../lib/host-limiter.js";
+import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
+import { recomputeSnapshots } from "../snapshots/recompute-snapshots.js";
+import * as C from "./constants.js";
+import { logCycle, type CycleSummary } from "./cycle-summary.js";
+import { endpointStrategy } from "./endpoint-strategy.js";
+import { hostCheckStrategy } from "./host-check-strategy.js";
+import { createHttpClient } from "./http-client.js";
+import { maintainProbeTables } from "./maintenance.js";
+import { probeMetrics } from "./metrics.js";
+import { pruneProbeHistory, type RetentionResult } from "./retention.js";
+import { drainDue, type DrainResult, type SchedulerDeps } from "./scheduler.js";
+import type { Job, ProbeStrategy } from "./types.js";
+
+type Drain = (deps: SchedulerDeps) => Promise<DrainResult>;
+const registered =
+  <J extends Job, R>(strategy: ProbeStrategy<J, R>): Drain =>
+  (deps) =>
+    drainDue(strategy, deps);
+
+export interface ProberOptions {
+  /** Lease owner name (default host:pid:random). */
+  owner?: string;
+  /** Default: config.probeIntervalSeconds. */
+  intervalSeconds?: number;
+  /** Default: config.allowPrivateTargets. */
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  limits?: Partial<HostLimiterOptions>;
+  /** Name resolution for outbound requests (tests). */
+  lookup?: LookupFunction;
+}
+
+export type { CycleSummary };
+
+export interface ProbeRunner {
+  runCycle(): Promise<CycleSummary>;
+  /** Stops claiming; requests already sent finish and are stored, queued ones are handed back. */
+  abort(): void;
+  close(): Promise<void>;
+}
+
+export function createProbeRunner(ctx: AppContext, opts: ProberOptions = {}): ProbeRunner {
+  const { log, clock } = ctx;
+  const metrics = probeMetrics(ctx.metrics);
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const timeoutMs = opts.timeoutMs ?? C.PROBE_TIMEOUT_MS;
+  const limits = {
+    concurrency: C.PER_HOST_CONCURRENCY,
+    ratePerSecond: C.PER_HOST_RATE_PER_SECOND,
+    burst: C.PER_HOST_BURST,
+    globalConcurrency: C.GLOBAL_CONCURRENCY,
+    ...opts.limits,
+  };
+  const dispatcher = createGuardedDispatcher({
+    allowPrivate: opts.allowPrivate ?? ctx.config.allowPrivateTargets,
+    connectTimeoutMs: timeoutMs,
+    connections: limits.concurrency,
+    keepAliveTimeoutMs: C.KEEP_ALIVE_TIMEOUT_MS,
+    maxHeaderSize: C.MAX_RESPONSE_HEADER_BYTES,
+    lookup: opts.lookup,
+  });
+  const stop = new AbortController();
+  const limiter = new HostLimiter(limits);
+  const http = createHttpClient({
+    dispatcher,
+    limiter,
+    timeoutMs,
+    maxBodyBytes: opts.maxBodyBytes ?? C.PROBE_BODY_CAP_BYTES,
+    userAgent: `${C.PROBE_USER_AGENT} (+${ctx.config.publicBaseUrl})`,
+  });
+  // The registry: the scheduler runs each kind the same way and never branches on it.
+  const registry = {
+    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? ctx.config.probeIntervalSeconds) * 1000, metrics)),
+    host_check: registered(hostCheckStrategy(metrics)),
+  };
+  let maintainedAt = Number.NEGATIVE_INFINITY;
+
+  return {
+    async runCycle() {
+      const t0 = performance.now();
+      const startedAt = clock.now();
+      // Housekeeping first: on the first cycle fresh statistics decide how the claims run.
+      let retention: RetentionResult | null = null;
+      const at = startedAt.getTime();
+      if (!stop.signal.aborted && (at - maintainedAt >= C.RETENTION_INTERVAL_MS || at < maintainedAt)) {
+        retention = await pruneProbeHistory(ctx.db.db, startedAt);
+        await maintainProbeTables(ctx.db, maintainedAt === Number.NEGATIVE_INFINITY);
+        maintainedAt = at;
+      }
+      const t1 = performance.now();
+      const deps = { db: ctx.db.db, clock, log, http, owner, stopping: () => stop.signal.aborted };
+      const [probes, hosts] = await Promise.all([registry.endpoint(deps), registry.host_check(deps)]);
+      const probeMs = performance.now() - t1;
+      const snapshots = await recomputeSnapshots(ctx, probes.listingIds);
+      const snapshotMs = performance.now() - t1 - probeMs;
+      const durationMs = performance.now() - t0;
+      metrics.cycleDuration.observe(durationMs / 1000);
+      const summary: CycleSummary = {
+        startedAt,
+        due: probes.claimed,
+        done: probes.done,
+        errors: probes.errors,
+        hostChecks: { due: hosts.claimed, done: hosts.done, errors: hosts.errors },
+        snapshots,
+        retention,
+        maintenanceMs: Math.round(t1 - t0),
+        probeMs: Math.round(probeMs),
+        snapshotMs: Math.round(snapshotMs),
+        durationMs: Math.round(durationMs),
+      };
+      logCycle(log, summary);
+      return summary;
+    },
+    abort: () => {
+      stop.abort();
+      limiter.cancelWaiting();
+    },
+    close: () => dispatcher.close(),
+  };
+}

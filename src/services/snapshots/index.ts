@@ -1,0 +1,1 @@
+export { recomputeSnapshots, type SnapshotContext } from "./recompute-snapshots.js";
