@@ -9,6 +9,8 @@ import { isPaid } from "./http/registry.js";
 import { productRoutes } from "./http/routes/index.js";
 import { listen } from "./http/serve.js";
 import type { Lifecycle } from "./lib/lifecycle.js";
+import { startDatasetScheduler } from "./services/dataset/scheduler.js";
+import { startFlagRecorder } from "./services/delist/recorder.js";
 import { startAlerter } from "./workers/alerter.js";
 import { startIngester } from "./workers/ingester.js";
 import { startProber } from "./workers/prober.js";
@@ -32,8 +34,10 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
   prober: async ({ ctx, lifecycle }) => {
     const prober = startProber(ctx);
     const verdicts = startVerdicts(ctx);
+    const flags = startFlagRecorder(ctx);
     lifecycle.add("prober", () => prober.stop());
     lifecycle.add("verdicts", () => verdicts.stop());
+    lifecycle.add("delist flags", () => flags.stop());
   },
   alerter: async ({ ctx, lifecycle }) => {
     const alerter = startAlerter(ctx);
@@ -55,6 +59,9 @@ async function startApi({ ctx, rail, lifecycle }: RoleDeps): Promise<void> {
     log,
   });
   const app = createApp({ ctx, routes: productRoutes, gate });
+  // Dataset files live on this process's disk, where /dataset serves them.
+  const datasets = startDatasetScheduler(ctx);
+  lifecycle.add("dataset scheduler", () => datasets.stop());
   const server = await listen(app, config.host, config.port);
   lifecycle.add("http", () => server.close());
   log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");

@@ -16,6 +16,7 @@ import { mountPages } from "./pages/mount-pages.js";
 import type { PaymentGate } from "./payment/types.js";
 import type { AnyRouteDef } from "./registry.js";
 import { mountOperations } from "./operations.js";
+import { mountDiscovery } from "./discovery/mount-discovery.js";
 
 export interface AppOptions {
   ctx: AppContext;
@@ -44,6 +45,7 @@ export function createApp({ ctx, routes, gate, validateResponses = false }: AppO
   registerOpenApi(app, ctx.config.publicBaseUrl, routes);
   mountOperations(app, ctx);
   mountPages(app, { ctx, routes, gate });
+  mountDiscovery(app, { ctx, routes, gate });
 
   app.notFound((c) => c.json(errorBody(new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`), c.get("requestId")), 404));
   app.onError((err, c) => renderError(err, c as Context<AppEnv>));

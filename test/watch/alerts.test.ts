@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { watchRoutes } from "../../src/http/routes/watch/index.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
 import { seedListing } from "../helpers/catalog-fixtures.js";
@@ -15,7 +14,7 @@ let alerter: Alerter;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  svc = await startPaidService({ routes: [...productRoutes, ...watchRoutes], env: { ALLOW_PRIVATE_WEBHOOKS: "true" } });
+  svc = await startPaidService({ routes: productRoutes, env: { ALLOW_PRIVATE_WEBHOOKS: "true" } });
   svc.ctx.clock.set(new Date());
   rx = await startReceiver();
   alerter = startAlerter(svc.ctx, { tickMs: 60_000, random: () => 0.5 });

@@ -1,7 +1,6 @@
 import { createHash, hkdfSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { watchRoutes } from "../../src/http/routes/watch/index.js";
 import { body } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
@@ -13,7 +12,7 @@ const WATCHED = "https://weather.example/v1/forecast";
 const HOOK = "https://93.184.216.34/hooks/lookout";
 
 beforeAll(async () => {
-  svc = await startPaidService({ routes: [...productRoutes, ...watchRoutes] });
+  svc = await startPaidService({ routes: productRoutes });
   svc.ctx.clock.set(new Date());
 });
 afterAll(() => svc?.close());

@@ -8,6 +8,8 @@ import { forensicsRoute } from "./preflight/forensics.js";
 import { preflightBatchRoute } from "./preflight/preflight-batch.js";
 import { preflightRoute } from "./preflight/preflight.js";
 import { preflightTrialRoute } from "./preflight/preflight-trial.js";
+import { delistRoutes } from "./delist/index.js";
+import { verifiedRoutes } from "./verified/index.js";
 import { watchRoutes } from "./watch/index.js";
 
 /** Every product route of the service, in the order the landing page and spec list them. */
@@ -20,6 +22,8 @@ export const productRoutes: readonly AnyRouteDef[] = [
   alternativesRoute,
   whatsNewRoute,
   ...watchRoutes,
+  ...verifiedRoutes,
+  ...delistRoutes,
   createCreditRoute,
   getCreditRoute,
 ];

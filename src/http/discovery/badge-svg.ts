@@ -1,0 +1,47 @@
+import type { CertificateState } from "../../services/certificates/constants.js";
+
+const COLORS: Record<CertificateState, string> = { verified: "#2e8540", lapsed: "#b3261e" };
+const MAX_NAME_CHARS = 32;
+
+/** Escapes text for SVG/XML content and attribute values. */
+export function xmlEscape(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+}
+
+/** Approximate advance width in px of 11px Verdana: wide scripts take about two narrow cells. */
+function textWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\u{1f300}-\u{1faff}]/u.test(ch) ? 12 : 7;
+  return w;
+}
+
+const clip = (name: string) => {
+  const chars = [...name];
+  return chars.length > MAX_NAME_CHARS ? `${chars.slice(0, MAX_NAME_CHARS - 1).join("")}…` : name;
+};
+
+export interface BadgeInput {
+  name: string;
+  state: CertificateState;
+  /** Full sentence for screen readers and the tooltip. */
+  title: string;
+}
+
+/** A flat two-part badge: the certified name, then "x402 verified" or "x402 lapsed". */
+export function badgeSvg({ name, state, title }: BadgeInput): string {
+  const left = clip(name);
+  const right = state === "verified" ? "x402 verified" : "x402 lapsed";
+  const lw = textWidth(left) + 12;
+  const rw = textWidth(right) + 12;
+  const w = lw + rw;
+  const t = xmlEscape(title);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="${t}">
+<title>${t}</title>
+<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
+<clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>
+<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${rw}" height="20" fill="${COLORS[state]}"/><rect width="${w}" height="20" fill="url(#s)"/></g>
+<g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
+<text x="${lw / 2}" y="14">${xmlEscape(left)}</text><text x="${lw + rw / 2}" y="14">${right}</text>
+</g>
+</svg>`;
+}

@@ -1,0 +1,60 @@
+import { html } from "hono/html";
+import { COLUMNS } from "../../services/dataset/columns.js";
+import { DATASET } from "../../services/dataset/constants.js";
+import type { PublishedDataset } from "../../services/dataset/list-datasets.js";
+import { SERVICE_NAME } from "../attribution.js";
+import { layout, type Html } from "../pages/layout.js";
+
+export const datasetFileUrl = (base: string, id: number, name: string) => `${base}/dataset/${id}/${encodeURIComponent(name)}`;
+
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB"];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** /dataset: every published build with download links, sizes, dates and the licence. */
+export function datasetPage(base: string, builds: readonly PublishedDataset[]): Html {
+  const L = DATASET.license;
+  return layout(
+    "Public dataset",
+    html`<h1>Public dataset</h1>
+<p>Per-endpoint aggregates of ${SERVICE_NAME}'s continuous probes of x402 endpoints: one row per active catalog listing with its price, 7-day probe counts and uptime, latency percentiles, warnings and delist reasons.
+Built weekly, as CSV and JSON Lines, with a README describing every column. The raw probe-by-probe time series is not published.</p>
+<p>Licence: <a href="${L.url}">${L.name} (${L.id})</a>. Credit ${SERVICE_NAME} (${base}/dataset) when you use it.</p>
+<h2>Builds</h2>
+${builds.length === 0
+      ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
+      : html`<table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
+${builds.map(
+  (b) => html`<tr><td>${b.period}<br><span class="muted">built ${b.builtAt.toISOString()}</span></td><td>${b.periodStart.toISOString()} to ${b.periodEnd.toISOString()}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
+<td><ul>${b.files.map((f) => html`<li><a href="${datasetFileUrl(base, b.id, f.name)}">${f.name}</a> · ${humanBytes(f.bytes)} (${f.bytes} bytes) · <span class="muted">sha256 <code>${f.sha256}</code></span></li>`)}</ul></td></tr>`,
+)}
+</tbody></table>`}
+<p>Machine-readable list: <a href="${base}/dataset/index.json">${base}/dataset/index.json</a>.</p>
+<h2>Columns</h2>
+<table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
+${COLUMNS.map((c) => html`<tr><td><code>${c.name}</code></td><td>${c.type}</td><td>${c.description}</td></tr>`)}
+</tbody></table>`,
+  );
+}
+
+export function datasetIndex(base: string, builds: readonly PublishedDataset[]) {
+  return {
+    license: DATASET.license,
+    builds: builds.map((b) => ({
+      id: b.id,
+      period: b.period,
+      period_start: b.periodStart.toISOString(),
+      period_end: b.periodEnd.toISOString(),
+      built_at: b.builtAt.toISOString(),
+      files: b.files.map((f) => ({ name: f.name, url: datasetFileUrl(base, b.id, f.name), bytes: f.bytes, sha256: f.sha256, rows: f.rows, content_type: f.contentType })),
+    })),
+  };
+}

@@ -1,0 +1,76 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Scope } from "./scope.js";
+
+/** One covered listing's evidence, as the criteria read it from the verdict snapshot. */
+export interface ListingEvidence {
+  id: number;
+  url: string;
+  method: string;
+  active: boolean;
+  probes7d: number;
+  uptime7dPct: number | null;
+  p99Latency7dMs: number | null;
+  warnings: string[];
+  /** The last observed challenge price, else the catalog's. */
+  priceUsdc: string | null;
+  lastProbeAt: Date | null;
+  lastOutcome: string | null;
+  lastStatusCode: number | null;
+  /** x402Version of the last probe that carried a challenge. */
+  lastChallengeVersion: number | null;
+}
+
+function select(db: Kysely<Database>) {
+  return db
+    .selectFrom("listings as l")
+    .leftJoin("signal_snapshots as s", "s.listing_id", "l.id")
+    .select([
+      "l.id",
+      "l.url",
+      "l.method",
+      "l.is_active",
+      "s.probes_7d",
+      "s.uptime_7d_pct",
+      "s.p99_latency_7d_ms",
+      "s.warnings",
+      sql<string | null>`coalesce(s.detail->>'last_price_usdc', l.price_usdc::text)`.as("price_usdc"),
+      "s.last_probe_at",
+      "s.last_outcome",
+      "s.last_status_code",
+      sql<number | null>`(s.detail->>'last_challenge_version')::int`.as("challenge_version"),
+    ])
+    .orderBy("l.url_normalized")
+    .orderBy("l.method");
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof select>["execute"]>>[number];
+
+const toEvidence = (r: Row): ListingEvidence => ({
+  id: Number(r.id),
+  url: r.url,
+  method: r.method,
+  active: r.is_active,
+  probes7d: r.probes_7d ?? 0,
+  uptime7dPct: r.uptime_7d_pct,
+  p99Latency7dMs: r.p99_latency_7d_ms,
+  warnings: r.warnings ?? [],
+  priceUsdc: r.price_usdc,
+  lastProbeAt: r.last_probe_at,
+  lastOutcome: r.last_outcome,
+  lastStatusCode: r.last_status_code,
+  lastChallengeVersion: r.challenge_version,
+});
+
+/** Every active listing the scope covers, at most `limit` (callers pass their cap plus one). */
+export async function evidenceForScope(db: Kysely<Database>, scope: Scope, limit: number): Promise<ListingEvidence[]> {
+  let q = select(db).where("l.is_active", "=", true).where("l.host", "=", scope.host);
+  q = scope.kind === "endpoint" ? q.where("l.url_normalized", "=", scope.url) : q.where(sql<boolean>`starts_with(l.url_normalized, ${scope.prefix})`);
+  return (await q.limit(limit).execute()).map(toEvidence);
+}
+
+/** The listings a certificate covered, as they stand now (inactive ones included). */
+export async function evidenceForListings(db: Kysely<Database>, ids: readonly number[]): Promise<ListingEvidence[]> {
+  if (ids.length === 0) return [];
+  return (await select(db).where("l.id", "in", [...ids]).execute()).map(toEvidence);
+}

@@ -1,0 +1,63 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { SIGNING } from "./constants.js";
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey | Uint8Array;
+}
+
+const publicOnly = (jwk: JWK, kid: string): JWK => ({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid, alg: SIGNING.alg, use: "sig" });
+
+/**
+ * The active Ed25519 key, generated on first use and persisted. Processes that race to create it
+ * all insert-if-absent against the one-active-key-per-algorithm index, then read back the
+ * winner, so every process signs with the same key and the JWKS never disagrees.
+ */
+export async function activeSigningKey(db: Kysely<Database>): Promise<SigningKey> {
+  const existing = await readActive(db);
+  if (existing) return existing;
+  const { privateKey, publicKey } = await generateKeyPair(SIGNING.alg, { crv: SIGNING.crv, extractable: true });
+  const pub = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(pub);
+  await db
+    .insertInto("signing_keys")
+    .values({ kid, alg: SIGNING.alg, public_jwk: JSON.stringify(publicOnly(pub, kid)), private_jwk: JSON.stringify({ ...(await exportJWK(privateKey)), kid }) })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const winner = await readActive(db);
+  if (!winner) throw new Error("no active signing key after inserting one");
+  return winner;
+}
+
+async function readActive(db: Kysely<Database>): Promise<SigningKey | undefined> {
+  const row = await db
+    .selectFrom("signing_keys")
+    .select(["kid", "private_jwk"])
+    .where("alg", "=", SIGNING.alg)
+    .where("retired_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { kid: row.kid, privateKey: await importJWK(row.private_jwk as JWK, SIGNING.alg) };
+}
+
+/**
+ * The public keys anyone verifies certificates with: the active key, and retired keys while a
+ * certificate they signed is still valid.
+ */
+export async function publicJwks(db: Kysely<Database>, now: Date): Promise<{ keys: JWK[] }> {
+  const rows = await db
+    .selectFrom("signing_keys as k")
+    .select(["k.public_jwk"])
+    .where((eb) =>
+      eb.or([
+        eb("k.retired_at", "is", null),
+        eb.exists(eb.selectFrom("certificates as c").select(sql`1`.as("one")).whereRef("c.kid", "=", "k.kid").where("c.valid_until", ">", now)),
+      ]),
+    )
+    .orderBy("k.created_at")
+    .orderBy("k.kid")
+    .execute();
+  return { keys: rows.map((r) => r.public_jwk as JWK) };
+}

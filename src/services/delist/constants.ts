@@ -1,0 +1,42 @@
+import { BLACKLIST_REASONS, DAY, HOUR } from "../signals/constants.js";
+
+/**
+ * The delist feed's rules (signals.md "Delist", docs/delist.md). A listing is flagged while it
+ * has a blacklist reason, is dead right now, or is a ghost listing.
+ */
+export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS] as const;
+export const GHOST_REASON = "ghost_listing";
+/** Every reason, in the order entries list them. */
+export const DELIST_REASONS = [...CRITICAL_DELIST_REASONS, GHOST_REASON] as const;
+export type DelistReason = (typeof DELIST_REASONS)[number];
+
+export const DELIST_SCOPES = ["critical", "ghost", "all"] as const;
+export type DelistScope = (typeof DELIST_SCOPES)[number];
+
+export const DELIST = {
+  /** confidence is high from this many consecutive flagged UTC days. */
+  highConfidenceDays: 3,
+  /** A flagged listing is recovered once no reason holds and its 48 h uptime reaches this. */
+  recoveredUptime48hPct: 95,
+  /** The snapshot lists listings recovered after a flag on any of the last 7 UTC days. */
+  snapshotRecoveredDays: 7,
+  /** newly_flagged: the current flag streak began within this window. */
+  newlyFlaggedMs: DAY,
+  diffDefaultWindowMs: DAY,
+  diffMaxWindowMs: 48 * HOUR,
+  /** A client clock slightly ahead of ours may send a `since` this far in the future. */
+  clockSkewMs: 2 * 60_000,
+  limit: { min: 1, max: 10_000, default: 2_000 },
+  /** flag_history keeps a year (src/db/retention.ts), so a streak counts at most this many days. */
+  streakLookbackDays: 366,
+  /** The recorder runs this often; each run writes today's row once per flagged listing. */
+  recordEveryMs: 10 * 60_000,
+} as const;
+
+/** The reasons of a scope, in entry order. */
+export const scopeReasons = (scope: DelistScope): readonly DelistReason[] =>
+  scope === "critical" ? CRITICAL_DELIST_REASONS : scope === "ghost" ? [GHOST_REASON] : DELIST_REASONS;
+
+/** UTC calendar day of an instant, as flag_history keys it. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) => utcDay(new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY));
