@@ -57,7 +57,10 @@ function landing(routes: readonly AnyRouteDef[]) {
 <p>Risk signals for the x402 payment ecosystem. Before your agent pays an x402 endpoint, ask whether it is a decoy priced at 1000 USDC, a zombie that always fails,
 a host that answers 402 for any path, an app shell, a reseller with heavy markup, or a listing nobody ever paid. ${SERVICE_NAME} probes every catalogued endpoint
 continuously and sells the evidence per call through x402 itself: no keys, no signup.</p>
-<p>Read the <a href="/spec">specification</a> or the machine-readable <a href="/openapi.json">OpenAPI document</a>.</p>
+<p>Read the <a href="/spec">specification</a> or the machine-readable <a href="/openapi.json">OpenAPI document</a>.
+Agents find the service through <a href="/.well-known/x402">/.well-known/x402</a>, <a href="/llms.txt">/llms.txt</a> and the
+<a href="/.well-known/agent-card.json">agent card</a>; certificates verify against <a href="/.well-known/jwks.json">our public keys</a>.
+Aggregate probe data is published weekly under CC-BY-4.0 at <a href="/dataset">/dataset</a>.</p>
 <h2>Routes</h2>
 ${
   routes.length === 0

@@ -7,7 +7,7 @@ import { json, type Html } from "./layout.js";
 import { schemaTable } from "./schema-table.js";
 import { openApiPath } from "../openapi.js";
 
-/** Above this price, unconfigured x402 SDK clients refuse to pay: tell people how to raise it. */
+/** At this price and above, unconfigured x402 SDK clients refuse to pay: tell people how to raise it. */
 const SDK_DEFAULT_SPEND_CAP_USDC = 1;
 
 export interface SectionDeps {

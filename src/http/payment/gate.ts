@@ -91,7 +91,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
 
     const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
     const challenge = (error: string) => paymentRequiredResponse(c, paymentRequired(route, error));
-    if (!header) return challenge(`Payment required: ${route.price} USDC. Sign the accepted requirement and retry with the PAYMENT-SIGNATURE header.`);
+    if (!header) return challenge(unpaidMessage(route.price));
 
     let payload: PaymentPayload;
     try {
@@ -163,6 +163,16 @@ export class FacilitatorUnavailable extends ApiError {
     super(503, "facilitator_unavailable", `payment facilitator unavailable: ${message}; nothing was settled, retry shortly`, { payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 }, { "retry-after": "30" });
     if (options?.cause) this.cause = options.cause;
   }
+}
+
+/** x402 SDK clients cap one payment at $1 unless configured otherwise (spendControls). */
+const SDK_DEFAULT_SPEND_CAP_USDC = 1;
+
+function unpaidMessage(price: string): string {
+  const base = `Payment required: ${price} USDC. Sign the accepted requirement and retry with the PAYMENT-SIGNATURE header.`;
+  return Number(price) >= SDK_DEFAULT_SPEND_CAP_USDC
+    ? `${base} This is at or above the x402 SDK's default $1 per-payment cap: raise it first, e.g. x402Client.fromConfig({ ..., spendControls: { maxAmountPerPayment: "$${price}" } }).`
+    : base;
 }
 
 /** A remote facilitator reports a refusal by throwing; it is a 402, not an outage. */
