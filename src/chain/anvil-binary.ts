@@ -4,8 +4,9 @@ import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
 
-// Same platform table as @foundry-rs/anvil's launcher; we call the binary directly because the
-// launcher's postinstall may not have run and its wrapper process would sit between us and anvil.
+// Same platform table as @foundry-rs/anvil's launcher. We depend on the platform package itself
+// (docs/decisions/0006-anvil-platform-package.md) and call the binary directly, so no launcher
+// process sits between us and anvil.
 const PLATFORM_PACKAGES: Record<string, string | undefined> = {
   "linux-x64": "@foundry-rs/anvil-linux-amd64",
   "linux-arm64": "@foundry-rs/anvil-linux-arm64",
@@ -14,7 +15,7 @@ const PLATFORM_PACKAGES: Record<string, string | undefined> = {
   "win32-x64": "@foundry-rs/anvil-win32-amd64",
 };
 
-/** Absolute path of the anvil binary shipped in node_modules by @foundry-rs/anvil. */
+/** Absolute path of the anvil binary shipped in node_modules by the platform package. */
 export function resolveAnvilBinary(): string {
   const key = `${process.platform}-${process.arch}`;
   const pkg = PLATFORM_PACKAGES[key];
@@ -23,7 +24,7 @@ export function resolveAnvilBinary(): string {
   try {
     pkgDir = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(`${pkg} is not installed (it ships the anvil binary); run npm install`);
+    throw new Error(`${pkg} is not installed (it ships the anvil binary); run npm install ${pkg} (package.json lists the linux-x64 one)`);
   }
   const bin = join(pkgDir, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
   if (!existsSync(bin)) throw new Error(`anvil binary missing at ${bin}; reinstall ${pkg}`);
