@@ -14,16 +14,18 @@ export function hourBucket(at: Date): Date {
  * Each bucket is recomputed whole from raw rows and upserted, so running it again, or while the
  * hour is still open, is safe. Call it with `since` inside the raw retention window: a bucket
  * whose raw probes were already deleted would be overwritten with what is left.
+ * With `listingIds`, only those listings' buckets are rolled (the prober's write batches).
  * Returns the number of bucket rows written.
  */
-export async function rollupProbes(db: Kysely<Database>, since: Date): Promise<number> {
-  const from = hourBucket(since);
+export async function rollupProbes(db: Kysely<Database>, since: Date, listingIds?: readonly number[]): Promise<number> {
+  const from = hourBucket(since).toISOString();
+  const only = listingIds ? sql`listing_id = any(${[...listingIds]}::bigint[]) and` : sql``;
   const result = await sql`
     with p as (
       select listing_id, date_trunc('hour', probed_at, 'UTC') as bucket,
              probed_at, outcome, status_code, latency_ms, price_usdc
       from probes
-      where probed_at >= ${from}
+      where ${only} probed_at >= ${from}::timestamptz
     ),
     totals as (
       select listing_id, bucket,
