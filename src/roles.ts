@@ -2,10 +2,7 @@ import type { PaymentRail } from "./chain/payment-rail.js";
 import type { Role } from "./config.js";
 import type { AppContext } from "./context.js";
 import { createApp } from "./http/app.js";
-import { createCreditBypass } from "./http/payment/credit-bypass.js";
-import { createPaymentGate } from "./http/payment/gate.js";
-import type { PaidRoute } from "./http/payment/types.js";
-import { isPaid } from "./http/registry.js";
+import { createAppGate } from "./http/payment/app-gate.js";
 import { productRoutes } from "./http/routes/index.js";
 import { listen } from "./http/serve.js";
 import type { Lifecycle } from "./lib/lifecycle.js";
@@ -50,14 +47,7 @@ export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);
 async function startApi({ ctx, rail, lifecycle }: RoleDeps): Promise<void> {
   const { config, log } = ctx;
   if (!rail) throw new Error("the api role needs a payment rail");
-  const gate = await createPaymentGate({
-    ...rail,
-    publicBaseUrl: config.publicBaseUrl,
-    routes: productRoutes.filter(isPaid) as PaidRoute[],
-    ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits),
-    log,
-  });
+  const gate = await createAppGate(ctx, rail, productRoutes);
   const app = createApp({ ctx, routes: productRoutes, gate });
   // Dataset files live on this process's disk, where /dataset serves them.
   const datasets = startDatasetScheduler(ctx);

@@ -1,14 +1,12 @@
 import { pino } from "pino";
 import { Registry } from "prom-client";
 import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
-import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { loadConfig } from "../../src/config.js";
 import { Readiness, type AppContext } from "../../src/context.js";
+import { devnetRail } from "../../src/chain/payment-rail.js";
 import { createApp, type App } from "../../src/http/app.js";
-import { createCreditBypass } from "../../src/http/payment/credit-bypass.js";
-import { createPaymentGate } from "../../src/http/payment/gate.js";
-import type { PaidRoute } from "../../src/http/payment/types.js";
-import { isPaid, type AnyRouteDef } from "../../src/http/registry.js";
+import { createAppGate } from "../../src/http/payment/app-gate.js";
+import type { AnyRouteDef } from "../../src/http/registry.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { listen, type RunningServer } from "../../src/http/serve.js";
 import { ManualClock } from "../../src/lib/clock.js";
@@ -52,17 +50,7 @@ export async function startBenchService(extraRoutes: AnyRouteDef[] = []): Promis
 
   const devnet = await startDevnet({ log });
   const routes = [...productRoutes, ...extraRoutes];
-  const gate = await createPaymentGate({
-    network: devnet.network,
-    payTo: devnet.payTo,
-    asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
-    publicBaseUrl: config.publicBaseUrl,
-    facilitator: createLocalFacilitator(devnet),
-    routes: routes.filter(isPaid) as PaidRoute[],
-    ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits),
-    log,
-  });
+  const gate = await createAppGate(ctx, devnetRail(devnet), routes);
   const app = createApp({ ctx, routes, gate });
   app.get("/bench/bare", (c) => c.json({ ok: true }));
   const server = await listen(app, "127.0.0.1", 0);

@@ -11,12 +11,11 @@ import { pino } from "pino";
 import { Registry } from "prom-client";
 import { privateKeyToAccount } from "viem/accounts";
 import { startDevnet } from "../../src/chain/devnet.js";
-import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { loadConfig } from "../../src/config.js";
 import { Readiness } from "../../src/context.js";
+import { devnetRail } from "../../src/chain/payment-rail.js";
 import { createApp } from "../../src/http/app.js";
-import { createPaymentGate } from "../../src/http/payment/gate.js";
-import type { PaidRoute } from "../../src/http/payment/types.js";
+import { createAppGate } from "../../src/http/payment/app-gate.js";
 import { defineRoute } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { systemClock } from "../../src/lib/clock.js";
@@ -70,16 +69,7 @@ const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn" });
 const readiness = new Readiness();
 readiness.markMigrated();
 const ctx = { config, db, clock: systemClock, log, metrics: new Registry(), readiness, services: createServices(db, systemClock, config) };
-const gate = await createPaymentGate({
-  network: devnet.network,
-  payTo: devnet.payTo,
-  asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
-  publicBaseUrl: config.publicBaseUrl,
-  facilitator: createLocalFacilitator(devnet),
-  routes: [paidRoute as PaidRoute],
-  ledger: ctx.services.payments,
-  log,
-});
+const gate = await createAppGate(ctx, devnetRail(devnet), [paidRoute]);
 const server = await listen(createApp({ ctx, routes: [paidRoute, freeRoute], gate }), "127.0.0.1", 0);
 
 // Each worker pays from its own account so signing is not the shared bottleneck.

@@ -27,5 +27,17 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
     { rpc: devnet.rpcUrl, chainId: devnet.chainId, usdc: devnet.usdcAddress, payTo: config.payTo ?? devnet.payTo, demoAddress: demo.address, demoPrivateKey: demo.privateKey },
     "local devnet up: anvil accounts 1..9 hold 1,000 test USDC each; the demo key above is a public anvil test key",
   );
-  return { network: devnet.network, payTo: config.payTo ?? devnet.payTo, asset, facilitator: createLocalFacilitator(devnet), devnet };
+  return devnetRail(devnet, config.payTo ?? devnet.payTo);
+}
+
+/** The rail of a running devnet: its network, its USDC, the in-process facilitator. */
+export function devnetRail(devnet: Devnet, payTo: string = devnet.payTo): PaymentRail {
+  const usdc = getNetworkInfo(devnet.network).usdc;
+  return {
+    network: devnet.network,
+    payTo,
+    asset: { address: devnet.usdcAddress, name: usdc.eip712.name, version: usdc.eip712.version },
+    facilitator: createLocalFacilitator(devnet),
+    devnet,
+  };
 }

@@ -1,23 +1,27 @@
 import { x402Client } from "@x402/core/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { pino } from "pino";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Address } from "viem";
 import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
-import { createLocalFacilitator, type FacilitatorClient } from "../../src/chain/facilitator.js";
+import type { FacilitatorClient } from "../../src/chain/facilitator.js";
+import { devnetRail } from "../../src/chain/payment-rail.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import { createApp } from "../../src/http/app.js";
-import { createCreditBypass } from "../../src/http/payment/credit-bypass.js";
-import { createPaymentGate } from "../../src/http/payment/gate.js";
-import type { PaidRoute } from "../../src/http/payment/types.js";
-import { isPaid, type AnyRouteDef } from "../../src/http/registry.js";
+import { createAppGate } from "../../src/http/payment/app-gate.js";
+import type { PaymentGate } from "../../src/http/payment/types.js";
+import type { AnyRouteDef } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { createTestContext, type TestContext } from "./context.js";
+import { freePort } from "./free-port.js";
 
 export interface PaidService {
   url: string;
   ctx: TestContext;
   devnet: Devnet;
+  gate: PaymentGate;
+  routes: readonly AnyRouteDef[];
   /** A fetch that pays like an unmodified third-party agent: @x402/fetch + ExactEvmScheme. */
   payingFetch(accountIndex?: number, opts?: { spendCapUsd?: string; inner?: typeof fetch }): typeof fetch;
   balanceOf(address: Address): Promise<bigint>;
@@ -35,30 +39,19 @@ export async function startPaidService(opts: {
   facilitator?: (devnet: Devnet) => Promise<FacilitatorClient> | FacilitatorClient;
   facilitatorTimeoutMs?: number;
 }): Promise<PaidService> {
-  const devnet = await startDevnet({ log: (await createTestContext()).log });
-  const probe = await listen(createApp({ ctx: await createTestContext(), routes: [] }), "127.0.0.1", 0);
-  const port = probe.port;
-  await probe.close();
+  const [devnet, port] = await Promise.all([startDevnet({ log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) }), freePort()]);
   const ctx = await createTestContext({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...opts.env });
-  const facilitator = opts.facilitator ? await opts.facilitator(devnet) : createLocalFacilitator(devnet);
-  const gate = await createPaymentGate({
-    network: devnet.network,
-    payTo: devnet.payTo,
-    asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
-    publicBaseUrl: ctx.config.publicBaseUrl,
-    facilitator,
-    routes: opts.routes.filter(isPaid) as PaidRoute[],
-    ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits),
-    log: ctx.log,
-    facilitatorTimeoutMs: opts.facilitatorTimeoutMs,
-  });
+  const rail = devnetRail(devnet);
+  if (opts.facilitator) rail.facilitator = await opts.facilitator(devnet);
+  const gate = await createAppGate(ctx, rail, opts.routes, { facilitatorTimeoutMs: opts.facilitatorTimeoutMs });
   const server = await listen(createApp({ ctx, routes: opts.routes, gate, validateResponses: true }), "127.0.0.1", port);
   const account = (i: number) => privateKeyToAccount(devnet.demoAccounts[i]!.privateKey);
   return {
     url: server.url,
     ctx,
     devnet,
+    gate,
+    routes: opts.routes,
     payingFetch(i = 0, { spendCapUsd, inner = fetch } = {}) {
       const client = x402Client.fromConfig({
         schemes: (["eip155:8453", "eip155:84532"] as const).map((network) => ({ network, client: new ExactEvmScheme(account(i)) })),

@@ -1,0 +1,22 @@
+import type { PaymentRail } from "../../chain/payment-rail.js";
+import type { AppContext } from "../../context.js";
+import { isPaid, type AnyRouteDef } from "../registry.js";
+import { createCreditBypass } from "./credit-bypass.js";
+import { createPaymentGate } from "./gate.js";
+import type { PaidRoute, PaymentGate } from "./types.js";
+
+/** The gate for an app's routes on a rail, with the context's ledger and credit bundles. */
+export function createAppGate(ctx: AppContext, rail: PaymentRail, routes: readonly AnyRouteDef[], opts: { facilitatorTimeoutMs?: number } = {}): Promise<PaymentGate> {
+  return createPaymentGate({
+    network: rail.network,
+    payTo: rail.payTo,
+    asset: rail.asset,
+    facilitator: rail.facilitator,
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    routes: routes.filter(isPaid) as PaidRoute[],
+    ledger: ctx.services.payments,
+    credits: createCreditBypass(ctx.services.credits),
+    log: ctx.log,
+    facilitatorTimeoutMs: opts.facilitatorTimeoutMs,
+  });
+}
