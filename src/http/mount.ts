@@ -1,6 +1,6 @@
-import type { z } from "@hono/zod-openapi";
 import type { Context, Hono } from "hono";
-import { attribution, attributionHeaders, AttributionSchema } from "./attribution.js";
+import { attribution, attributionHeaders } from "./attribution.js";
+import { answerSchema } from "./contracts/answer-schema.js";
 import { readInput } from "./input.js";
 import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
@@ -52,21 +52,8 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 }
 
 function assertResponse(def: AnyRouteDef, body: unknown): void {
-  const schema = def.product ? withAttribution(def) : def.response;
-  const result = schema.safeParse(body);
+  const result = answerSchema(def).safeParse(body);
   if (!result.success) {
     throw new Error(`response of ${def.id} does not match its schema: ${result.error.message}`);
   }
-}
-
-const withAttributionCache = new WeakMap<object, z.ZodType>();
-
-/** The documented response of an attributed route: its schema plus the attribution field. */
-export function withAttribution(def: AnyRouteDef): z.ZodType {
-  let s = withAttributionCache.get(def.response);
-  if (!s) {
-    s = (def.response as z.ZodObject).extend({ attribution: AttributionSchema });
-    withAttributionCache.set(def.response, s);
-  }
-  return s;
 }

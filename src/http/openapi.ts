@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env.js";
-import { withAttribution } from "./mount.js";
+import { answerSchema } from "./contracts/answer-schema.js";
 import type { AnyRouteDef } from "./registry.js";
 import { usdcToAtomic } from "../lib/usdc.js";
 import { ErrorBodySchema, PaymentRequiredSchema } from "./schemas/common.js";
@@ -40,7 +40,7 @@ function describeRoute(def: AnyRouteDef) {
   const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
     200: {
       description: def.summary,
-      content: { "application/json": { schema: def.product ? withAttribution(def) : def.response } },
+      content: { "application/json": { schema: answerSchema(def) } },
     },
   };
   if (def.price !== null) {

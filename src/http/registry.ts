@@ -1,43 +1,20 @@
 import type { z } from "@hono/zod-openapi";
-import type { ErrorStatus } from "./errors.js";
+import type { RouteContract } from "./contracts/contract.js";
 import type { AppContext } from "../context.js";
 import type { Logger } from "../lib/log.js";
 
 /**
  * A route declares everything the platform derives from it: validation, the OpenAPI document,
  * the HTML reference page, attribution, the price the payment gate charges, metrics labels.
+ * Its contract (src/http/contracts) says what it is; the route adds examples and the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
 export interface RouteDef<
   Body extends z.ZodType = z.ZodType,
   Params extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
-> {
-  /** Stable identifier, e.g. "preflight"; used for operation ids and metrics. */
-  id: string;
-  method: "get" | "post" | "delete";
-  /** Hono-style path, e.g. "/api/v1/credits/:id". */
-  path: string;
-  /** Price in USDC as a decimal string ("0.001"), or null for a free route. */
-  price: string | null;
-  /** Product name for attribution (spec section 1); only the ten listed routes set it. */
-  product?: string;
-  /** Whether a prepaid credit bundle (X-Credit-Id) can pay for this route. */
-  acceptsCredits?: boolean;
-  title: string;
-  summary: string;
-  /** Longer prose for the reference page and OpenAPI description (plain text, paragraphs). */
-  description: string;
-  body?: Body;
-  /** Whether the body may be absent (treated as {}). */
-  bodyOptional?: boolean;
-  params?: Params;
-  response: Res;
+> extends RouteContract<Body, Params, Res> {
   examples: { request?: z.input<Body>; response: z.output<Res> };
-  /** Every non-200 status this route answers, with when. */
-  errors: Array<{ status: ErrorStatus; when: string }>;
-  /** Extra request headers worth documenting (beyond payment headers). */
-  headers?: Array<{ name: string; description: string }>;
   handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
   /**
    * Validation that needs the context (e.g. the clock), run before payment is asked for; throws

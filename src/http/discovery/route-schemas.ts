@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { withAttribution } from "../mount.js";
+import { answerSchema } from "../contracts/answer-schema.js";
 import type { AnyRouteDef } from "../registry.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -14,7 +14,7 @@ export function routeJsonSchemas(def: AnyRouteDef): { input: JsonSchema; output:
   let s = cache.get(def);
   if (!s) {
     const body = def.body ?? z.object({});
-    const output = def.product ? withAttribution(def) : def.response;
+    const output = answerSchema(def);
     s = {
       input: { ...(z.toJSONSchema(body, { io: "input", unrepresentable: "any" }) as JsonSchema), ...(def.bodyOptional ? { description: "optional: an absent body is treated as {}" } : {}) },
       output: z.toJSONSchema(output, { io: "output", unrepresentable: "any" }) as JsonSchema,

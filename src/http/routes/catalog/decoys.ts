@@ -1,68 +1,9 @@
-import { z } from "@hono/zod-openapi";
-import { BLACKLIST_REASONS } from "../../../services/signals/constants.js";
 import { blacklist } from "../../../services/blacklist/blacklist.js";
+import { decoysContract } from "../../contracts/catalog.js";
 import { defineRoute } from "../../registry.js";
-import { dateTime } from "../../schemas/common.js";
-
-const Reason = z.enum(BLACKLIST_REASONS);
-const HostGroup = (checkedAt: "wildcard_402_checked_at" | "spa_fallback_checked_at") =>
-  z.object({
-    service_id: z.string(),
-    service_name: z.string(),
-    provider: z.string().nullable(),
-    raw_count: z.number().int().describe("listed paths on the host"),
-    effective_count: z.number().int().describe("real supply: sitemap or manifest count, else 1"),
-    synthetic_count: z.number().int().describe("raw_count minus effective_count"),
-    [checkedAt]: dateTime().nullable(),
-  });
-
-export const BlacklistSchema = z
-  .object({
-    generated_at: dateTime(),
-    counts: z.object({
-      total: z.number().int(),
-      by_reason: z.record(z.string(), z.number().int()),
-      wildcard_402_services: z.number().int(),
-      spa_fallback_services: z.number().int(),
-    }),
-    truncated: z.boolean().describe("true when the MAX_ENTRIES cap cut the result"),
-    wildcard_402_hosts: z.array(HostGroup("wildcard_402_checked_at")),
-    spa_fallback_hosts: z.array(HostGroup("spa_fallback_checked_at")),
-    entries: z.array(
-      z.object({
-        url: z.string(),
-        service_id: z.string(),
-        service_name: z.string(),
-        provider: z.string().nullable(),
-        price_usdc: z.string().nullable(),
-        currency: z.string().nullable(),
-        reasons: z.array(Reason),
-        probes_7d: z.number().int(),
-        healthy_7d: z.number().int(),
-        uptime_7d_pct: z.number().int().nullable(),
-        last_probe_at: dateTime().nullable(),
-        wildcard_402_detected: z.boolean(),
-        spa_fallback_detected: z.boolean(),
-        wildcard_402_checked_at: dateTime().nullable(),
-        spa_fallback_checked_at: dateTime().nullable(),
-      }),
-    ),
-  })
-  .openapi("Blacklist");
 
 export const decoysRoute = defineRoute({
-  id: "catalog-decoys",
-  method: "post",
-  path: "/api/v1/catalog/decoys",
-  price: "0.005",
-  product: "Decoy Blacklist",
-  title: "Decoy blacklist",
-  summary: "Every listed endpoint that is a decoy, a zombie, dead for 7 days or mostly dead, with the evidence.",
-  description:
-    "The catalog's blacklist: active listings with a blacklist reason (decoy_price_extreme, zombie, dead_7d, mostly_dead), most severe first then by URL, so two calls without a catalog change return the same bytes apart from generated_at. Capped at MAX_ENTRIES (default 5000) with `truncated`. Also lists, per service, the hosts that answer x402 challenges (wildcard_402_hosts) or an HTML app shell (spa_fallback_hosts) for any path, with their raw, effective and synthetic listing counts.",
-  body: z.object({}).passthrough(),
-  bodyOptional: true,
-  response: BlacklistSchema,
+  ...decoysContract,
   examples: {
     request: {},
     response: {
@@ -92,6 +33,5 @@ export const decoysRoute = defineRoute({
       ],
     },
   },
-  errors: [{ status: 503, when: "the database timed out; nothing was settled" }],
   handler: (_input, { app }) => blacklist(app.db.db, app.config.maxEntries, app.clock.now()),
 });

@@ -1,18 +1,9 @@
-import { z } from "@hono/zod-openapi";
+import { getCreditContract } from "../../contracts/credits.js";
 import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { CreditStatusSchema } from "./schemas.js";
 
 export const getCreditRoute = defineRoute({
-  id: "credits-status",
-  method: "get",
-  path: "/api/v1/credits/:id",
-  price: null,
-  title: "Credit bundle status",
-  summary: "Balance, expiry and payment of a credit bundle; free for anyone holding the creditId.",
-  description: "Malformed and unknown ids answer the same 404 body, so the two cannot be told apart.",
-  params: z.object({ id: z.string().describe("the creditId (uuid)") }),
-  response: CreditStatusSchema,
+  ...getCreditContract,
   examples: {
     response: {
       creditId: "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
@@ -28,10 +19,6 @@ export const getCreditRoute = defineRoute({
       paymentNetwork: "eip155:84532",
     },
   },
-  errors: [
-    { status: 404, when: "the id is malformed or unknown (identical bodies)" },
-    { status: 503, when: "the database is unavailable" },
-  ],
   handler: async ({ params }, { app }) => {
     const c = await app.services.credits.get(params.id);
     if (!c) throw new ApiError(404, "credit_not_found", "no credit bundle with this id");

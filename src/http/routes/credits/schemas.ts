@@ -27,3 +27,5 @@ export const CreditStatusSchema = CreditBundleSchema.omit({ usage: true })
     paymentNetwork: z.string().nullable(),
   })
   .openapi("CreditStatus");
+
+export const CreditIdParams = z.object({ id: z.string().describe("the creditId (uuid)") });

@@ -72,3 +72,15 @@ export const DelistDiffSchema = z
     should_delist: z.array(z.object(Flag)),
   })
   .openapi("DelistDiff");
+
+export const DelistFeedBody = z.object({ scope: ScopeField, limit: LimitField });
+
+export const DelistDiffBody = z.object({
+  since: z
+    .string({ error: "since must be an ISO 8601 date-time string" })
+    .datetime({ offset: true, error: "since must be an ISO 8601 date-time such as 2026-11-20T12:00:00Z" })
+    .optional()
+    .describe("default: now minus 24 hours; at most 48 hours back; not in the future"),
+  scope: ScopeField,
+  limit: LimitField,
+});

@@ -1,23 +1,12 @@
+import { preflightBatchContract } from "../../contracts/preflight.js";
 import { defineRoute } from "../../registry.js";
 import { PREFLIGHT_EXAMPLE } from "./examples.js";
-import { BatchBody } from "./request.js";
-import { BatchEnvelopeSchema } from "./schemas.js";
 
 const { proxy_markup: _m, wildcard_402_detected: _w, ...batchEvidence } = PREFLIGHT_EXAMPLE.evidence;
 const { observed_at: _o, ...element } = PREFLIGHT_EXAMPLE;
 
 export const preflightBatchRoute = defineRoute({
-  id: "preflight-batch",
-  method: "post",
-  path: "/api/v1/preflight-batch",
-  price: "0.025",
-  product: "Preflight Batch",
-  title: "Preflight batch",
-  summary: "Preflight verdicts for up to 50 URLs for one 0.025 USDC payment.",
-  description:
-    "One payment covers the whole batch. Duplicate URLs are removed (after normalisation) and results keep the input order. Each element is the preflight report without observed_at and without the proxy_markup and wildcard_402_detected evidence fields, plus metadata.established (a week of history) and metadata.has_free_trial (the endpoint answers 2xx without payment).\n\nThe database budget is 15 s; past it the answer is 503 with payment_settled false and nothing is settled.",
-  body: BatchBody,
-  response: BatchEnvelopeSchema,
+  ...preflightBatchContract,
   examples: {
     request: { urls: ["https://premium-signals.example/api/alpha", "https://weather.example/v1/forecast"] },
     response: {
@@ -28,10 +17,5 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  errors: [
-    { status: 400, when: "`urls` missing, empty, or an element is not http(s): reported as `urls[N]: <reason>`" },
-    { status: 413, when: "more than 50 URLs" },
-    { status: 503, when: "the 15 s database budget ran out; body has payment_settled false, settlement_skipped true, retry_after_seconds, detail" },
-  ],
   handler: ({ body }, { app }) => app.services.reports.batch(body.urls),
 });

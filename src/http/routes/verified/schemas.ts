@@ -74,3 +74,5 @@ export const CertificateStatusSchema = z
     criteria: z.array(CriterionSchema).describe("recomputed now from the current evidence"),
   })
   .openapi("CertificateStatus");
+
+export const CertIdParams = z.object({ certId: z.string().describe("the certId returned at issue") });

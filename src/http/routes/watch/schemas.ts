@@ -95,3 +95,9 @@ export const WatchStatusSchema = z
   .openapi("WatchStatus");
 
 export const WatchIdParams = z.object({ id: z.string().describe("the watchId (uuid)") });
+
+/** How the secret returned at creation is presented on status and unsubscribe. */
+export const SECRET_HEADERS = [
+  { name: "Authorization", description: "Bearer <secret> returned when the watch was created" },
+  { name: "X-Watch-Secret", description: "the same secret, as an alternative to Authorization" },
+];

@@ -11,11 +11,6 @@ export function presentedSecret(ctx: HandlerContext): string | undefined {
 /** One answer for a malformed id, an unknown id and a wrong or missing secret. */
 export const watchNotFound = () => new ApiError(404, "watch_not_found", "no watch with this id and secret");
 
-export const SECRET_HEADERS = [
-  { name: "Authorization", description: "Bearer <secret> returned when the watch was created" },
-  { name: "X-Watch-Secret", description: "the same secret, as an alternative to Authorization" },
-];
-
 export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function statusBody(s: WatchStatus) {

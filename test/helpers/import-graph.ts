@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import ts from "typescript";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** Server code a client must never load: handlers, services with a database, the app, the chain. */
+export const SERVER_CODE = [
+  /^src\/(db|workers|chain|demo|cli)\//,
+  /^src\/(main|roles|context|config)\.ts$/,
+  /^src\/http\/(app|mount|serve|registry|input)\.ts$/,
+  /^src\/http\/(payment|pages|discovery|middleware)\//,
+  /^src\/http\/routes\/(?!.*\/(schemas|request)\.ts$)/,
+  /^src\/services\/(?!signals\/constants|watch\/(constants|webhook-url|webhook-address)|delist\/constants|certificates\/(constants|scope))/,
+];
+export const SERVER_PACKAGES = ["kysely", "pg", "@electric-sql/pglite", "pino", "prom-client", "@hono/node-server", "jose", "standardwebhooks", "solc"];
+
+/** The files of `files` that are server code. */
+export const serverCodeIn = (files: Iterable<string>) => [...files].filter((f) => SERVER_CODE.some((re) => re.test(f)));
+
+/**
+ * The modules that loading `entry` runs: relative files (repo-relative paths) and package
+ * names, following value imports and re-exports only (type-only imports are erased).
+ */
+export function runtimeImports(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [resolve(ROOT, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    const rel = relative(ROOT, file);
+    if (files.has(rel)) continue;
+    files.add(rel);
+    for (const spec of valueSpecifiers(file)) {
+      if (spec.startsWith(".")) queue.push(toSource(resolve(dirname(file), spec)));
+      else if (!spec.startsWith("node:")) packages.add(packageName(spec));
+    }
+  }
+  return { files, packages };
+}
+
+function valueSpecifiers(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  const out: string[] = [];
+  for (const node of source.statements) {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const typeOnly = clause?.isTypeOnly || (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+      if (!typeOnly) out.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
+      out.push((node.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return out;
+}
+
+/** "./x.js" is written for "./x.ts" (NodeNext resolution); plain ".js" files stay. */
+function toSource(path: string): string {
+  const ts = path.replace(/\.js$/, ".ts");
+  return existsSync(ts) ? ts : path;
+}
+
+const packageName = (spec: string) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
