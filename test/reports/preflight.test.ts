@@ -101,6 +101,22 @@ describe("trial limits and cache", () => {
     expect((await body(limited)).scope).toBe("host");
   });
 
+  it("does not count a call refused at the IP limit against the host", async () => {
+    ctx.clock.set("2026-11-25T10:00:00.000Z");
+    for (let i = 0; i < 10; i++) expect((await trial("https://premium.example/beta", "198.51.100.9")).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await trial("https://premium.example/beta", "198.51.100.9")).status).toBe(429);
+    // 10 of the host's 50 calls used: 40 more from other clients pass, the 51st is refused.
+    for (let i = 0; i < 40; i++) expect((await trial("https://premium.example/beta", `192.0.2.${i}`)).status).toBe(200);
+    expect(await body(await trial("https://premium.example/beta", "192.0.2.99"))).toMatchObject({ scope: "host" });
+  });
+
+  it("never lets concurrent calls overshoot a limit", async () => {
+    ctx.clock.set("2026-11-26T10:00:00.000Z");
+    const statuses = await Promise.all(Array.from({ length: 25 }, () => trial("https://fresh.example/new", "198.51.100.77").then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
   it("caches answers 300 s per URL", async () => {
     ctx.clock.set("2026-11-24T10:00:00.000Z");
     const a = await body(await trial("https://weather.example/v1/forecast", "192.0.2.250"));

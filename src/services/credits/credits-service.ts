@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { asyncCommitCte } from "../../db/async-commit.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
@@ -102,15 +103,15 @@ export function createCreditsService(db: Kysely<Database>, clock: Clock) {
     async spend(creditId: string): Promise<SpentCall | undefined> {
       if (!UUID.test(creditId)) return undefined;
       const now = clock.now();
-      return db
-        .updateTable("credits as c")
-        .set({ balance: sql`c.balance - 1`, last_used_at: now })
-        .where("c.id", "=", creditId)
-        .where("c.balance", ">", 0)
-        .where("c.expires_at", ">", now)
-        .where(settledPayment("c"))
-        .returning(["c.balance as balance", "c.expires_at as expiresAt", "c.payer_address as payerAddress", "c.payment_network as paymentNetwork"])
-        .executeTakeFirst();
+      // One statement, committed without waiting for the WAL flush (asyncCommitCte): concurrent
+      // spends of one bundle queue on its row lock, and a flush per spend would serialise them.
+      const { rows } = await sql<SpentCall>`
+        with ${asyncCommitCte}
+        update credits c set balance = c.balance - 1, last_used_at = ${now}
+        from async_commit
+        where c.id = ${creditId} and c.balance > 0 and c.expires_at > ${now} and ${settledPayment("c")}
+        returning c.balance as balance, c.expires_at as "expiresAt", c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.execute(db);
+      return rows[0];
     },
 
     /** Gives back a call whose answer failed. */

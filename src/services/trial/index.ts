@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import type { ReportsService } from "../reports/index.js";
-import { cachedTrialReport, storeTrialReport } from "./trial-cache.js";
+import { storeTrialReport } from "./trial-cache.js";
 import { consumeTrialCall } from "./trial-quota.js";
 
 /** The free preflight: counted per client IP and target host, answers cached 300 s per URL. */
@@ -12,8 +12,7 @@ export function createTrialService(db: Kysely<Database>, clock: Clock, reports: 
     async preflight(url: string, clientIp: string) {
       const now = clock.now();
       const normalized = normalizeUrl(url);
-      await consumeTrialCall(db, { ip: clientIp, host: new URL(normalized).host }, now);
-      const cached = await cachedTrialReport(db, normalized, now);
+      const cached = await consumeTrialCall(db, { ip: clientIp, host: new URL(normalized).host, urlNormalized: normalized }, now);
       if (cached) return cached;
       const report = await reports.preflight(url);
       await storeTrialReport(db, normalized, report, now);

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from "kysely";
+import { asyncCommitCte } from "../../db/async-commit.js";
 import type { Database } from "../../db/schema.js";
+import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { ApiError } from "../../http/errors.js";
 import { TRIAL } from "../signals/constants.js";
 
@@ -28,21 +30,37 @@ export class TrialLimitExceeded extends ApiError {
 
 /**
  * Counts one trial call against the caller's IP and the target host for today (UTC), in the
- * database so every API process agrees. Both counters move together or not at all.
+ * database so every API process agrees, and reads the URL's cached answer, in one statement.
+ *
+ * Each counter moves only while it is under its limit (the conflict update re-checks the locked
+ * row, so concurrent calls cannot overshoot). The host is counted only if the IP was: a call
+ * refused for the IP's limit never touches the host's count, so one client cannot use up a
+ * host's trial for everyone. A call refused for the host's limit still counts against the IP
+ * that made it.
  */
-export async function consumeTrialCall(db: Kysely<Database>, who: { ip: string; host: string }, now: Date): Promise<void> {
+export async function consumeTrialCall(
+  db: Kysely<Database>,
+  who: { ip: string; host: string; urlNormalized: string },
+  now: Date,
+): Promise<PreflightReport | undefined> {
   const day = now.toISOString().slice(0, 10);
-  await db.transaction().execute(async (tx) => {
-    const bump = async (scope: "ip" | "host", key: string) => {
-      const row = await tx
-        .insertInto("trial_counters")
-        .values({ day, scope, key, count: 1 })
-        .onConflict((oc) => oc.columns(["day", "scope", "key"]).doUpdateSet({ count: sql`trial_counters.count + 1` }))
-        .returning("count")
-        .executeTakeFirstOrThrow();
-      return row.count;
-    };
-    if ((await bump("ip", who.ip)) > TRIAL.perIpPerDay) throw new TrialLimitExceeded("ip", TRIAL.perIpPerDay, now);
-    if ((await bump("host", who.host)) > TRIAL.perHostPerDay) throw new TrialLimitExceeded("host", TRIAL.perHostPerDay, now);
-  });
+  const { rows } = await sql<{ ip_ok: boolean; host_ok: boolean; report: PreflightReport | null }>`
+    with ${asyncCommitCte},
+    ip as (
+      insert into trial_counters (day, scope, key, count) values (${day}, 'ip', ${who.ip}, 1)
+      on conflict (day, scope, key) do update set count = trial_counters.count + 1 where trial_counters.count < ${TRIAL.perIpPerDay}
+      returning 1
+    ),
+    host as (
+      insert into trial_counters (day, scope, key, count) select ${day}, 'host', ${who.host}, 1 where exists (select 1 from ip)
+      on conflict (day, scope, key) do update set count = trial_counters.count + 1 where trial_counters.count < ${TRIAL.perHostPerDay}
+      returning 1
+    )
+    select exists (select 1 from ip) as ip_ok, exists (select 1 from host) as host_ok,
+      (select report from trial_cache where url_normalized = ${who.urlNormalized} and expires_at > ${now.toISOString()}::timestamptz) as report
+    from async_commit`.execute(db);
+  const r = rows[0]!;
+  if (!r.ip_ok) throw new TrialLimitExceeded("ip", TRIAL.perIpPerDay, now);
+  if (!r.host_ok) throw new TrialLimitExceeded("host", TRIAL.perHostPerDay, now);
+  return r.report ?? undefined;
 }
