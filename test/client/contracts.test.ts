@@ -21,9 +21,18 @@ describe("route contracts", () => {
     expect(serverCodeIn(files)).toEqual([]);
     expect([...packages].filter((p) => SERVER_PACKAGES.includes(p))).toEqual([]);
     expect(files.has("src/http/routes/preflight/schemas.ts")).toBe(true);
-    // The same walk over the routes themselves finds their services and the database.
-    const server = runtimeImports("src/http/routes/index.ts");
-    expect(serverCodeIn(server.files)).toContain("src/services/alternatives/alternatives.ts");
-    expect(server.packages).toContain("kysely");
+    // The same walk over the routes themselves finds the registry and their services.
+    const server = serverCodeIn(runtimeImports("src/http/routes/index.ts").files);
+    expect(server).toContain("src/http/registry.ts");
+    expect(server.filter((f) => f.startsWith("src/services/")).length).toBeGreaterThan(5);
+  });
+
+  it("are all the client and the MCP server load of the service", () => {
+    for (const entry of ["src/client/index.ts", "src/mcp/main.ts"]) {
+      const { files, packages } = runtimeImports(entry);
+      expect(serverCodeIn(files), entry).toEqual([]);
+      expect([...packages].filter((p) => SERVER_PACKAGES.includes(p)), entry).toEqual([]);
+      expect(files.has("src/http/contracts/index.ts"), entry).toBe(true);
+    }
   });
 });

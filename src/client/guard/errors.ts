@@ -1,0 +1,29 @@
+import type { AlternativesAnswer, PreflightReport } from "../types.js";
+
+/** Why the guard stopped a payment. */
+export type BlockReason = "not_ok" | "action" | "unknown_endpoint" | "price_above_max" | "price_unknown";
+
+/** The guard refused to let the agent pay `url`: the report, the reasons and, if asked for, alternatives. */
+export class PreflightBlockedError extends Error {
+  constructor(
+    readonly url: string,
+    readonly report: PreflightReport,
+    readonly reasons: readonly BlockReason[],
+    /** Healthy substitutes, when the guard was asked to fetch them and some exist. */
+    readonly alternatives?: AlternativesAnswer,
+  ) {
+    super(`payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.warnings.length ? ` (warnings: ${report.warnings.join(", ")})` : ""}`);
+    this.name = "PreflightBlockedError";
+  }
+}
+
+/** The preflight check itself failed and the guard fails closed: nothing was paid to `url`. */
+export class PreflightUnavailableError extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`payment to ${url} not made: the preflight check failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = "PreflightUnavailableError";
+  }
+}

@@ -1,0 +1,35 @@
+import { x402Client } from "@x402/core/client";
+import type { Network } from "@x402/core/types";
+import type { ClientEvmSigner } from "@x402/evm";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+
+/** Base mainnet and Base Sepolia: the networks the service charges on. */
+export const DEFAULT_NETWORKS: readonly Network[] = ["eip155:8453", "eip155:84532"];
+
+/** Set when a request of the call carried a signed payment. */
+export interface PaymentTrace {
+  sent: boolean;
+}
+
+/**
+ * A fetch that answers one x402 challenge through @x402/fetch with the caller's signer, paying
+ * at most `capUsdc` (the SDK's spend control refuses anything above), and records in `trace`
+ * whether a payment left the process.
+ */
+export function payingFetch(inner: typeof fetch, signer: ClientEvmSigner, networks: readonly Network[], capUsdc: string, trace: PaymentTrace): typeof fetch {
+  const client = x402Client.fromConfig({
+    schemes: networks.map((network) => ({ network, client: new ExactEvmScheme(signer) })),
+    spendControls: { maxAmountPerPayment: `$${capUsdc}` },
+  });
+  return wrapFetchWithPayment(tracing(inner, trace), client);
+}
+
+/** The plain fetch for a call that pays nothing, tracing all the same. */
+export function tracing(inner: typeof fetch, trace: PaymentTrace): typeof fetch {
+  return (input, init) => {
+    const req = input instanceof Request && init === undefined ? input : new Request(input, init);
+    if (req.headers.has("payment-signature") || req.headers.has("x-payment")) trace.sent = true;
+    return inner(req);
+  };
+}
