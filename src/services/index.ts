@@ -1,6 +1,8 @@
 import type { Config } from "../config.js";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
+import { createAlternativesService } from "./alternatives/alternatives.js";
+import { createBlacklistService } from "./blacklist/blacklist.js";
 import { createCreditsService } from "./credits/credits-service.js";
 import { createPaymentLedger } from "./payments/ledger.js";
 import { createReportsService } from "./reports/index.js";
@@ -8,10 +10,12 @@ import { createLiveProber } from "./reports/live-probe.js";
 import { createTrialService } from "./trial/index.js";
 
 /** Every business service, built once from the context's database, clock and config. */
-export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl">) {
+export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries">) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const reports = createReportsService(db.db, clock, live);
   return {
+    alternatives: createAlternativesService(db.db),
+    blacklist: createBlacklistService(db.db, config.maxEntries),
     credits: createCreditsService(db.db, clock),
     payments: createPaymentLedger(db.db, () => clock.now()),
     reports,

@@ -112,7 +112,7 @@ describe("trial limits and cache", () => {
 
   it("never lets concurrent calls overshoot a limit", async () => {
     ctx.clock.set("2026-11-26T10:00:00.000Z");
-    const statuses = await Promise.all(Array.from({ length: 25 }, () => trial("https://fresh.example/new", "198.51.100.77").then((r) => r.status)));
+    const statuses = await Promise.all(Array.from({ length: 25 }, () => Promise.resolve(trial("https://fresh.example/new", "198.51.100.77")).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });

@@ -3,27 +3,17 @@ import type { Database } from "../../db/schema.js";
 import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
+import { perGeneration } from "../signals/verdict-generation.js";
+import { CandidatePool, type MatchKeys } from "./candidate-pool.js";
 
 export const MATCH_REASONS = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"] as const;
 export type MatchReason = (typeof MATCH_REASONS)[number];
 export type MatchStrategy = "url_target" | "task_class_only" | "url_target_unknown_fallback";
-/** similar_price: within this factor of the target's price, either way. */
-export const SIMILAR_PRICE_FACTOR = 3;
 
 export interface AlternativesQuery {
   url?: string;
   taskClass?: string;
   limit: number;
-}
-
-interface Keys {
-  excludeId: number;
-  serviceId: string | null;
-  providerId: string | null;
-  domain: string | null;
-  category: string | null;
-  taskClass: string | null;
-  price: string | null;
 }
 
 /**
@@ -32,10 +22,17 @@ interface Keys {
  * answered healthy, not be erroring over the last hour, not be dead over 7 days and carry no
  * critical warning. Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
-export async function alternatives(db: Kysely<Database>, q: AlternativesQuery) {
+export function createAlternativesService(db: Kysely<Database>) {
+  const pool = perGeneration(db, () => CandidatePool.load(db));
+  return { find: (q: AlternativesQuery) => alternatives(db, pool, q) };
+}
+
+export type AlternativesService = ReturnType<typeof createAlternativesService>;
+
+async function alternatives(db: Kysely<Database>, pool: () => Promise<CandidatePool>, q: AlternativesQuery) {
   const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
-  const target = q.url
-    ? await db
+  const targetRow = q.url
+    ? db
         .selectFrom("listings as l")
         .innerJoin("services as sv", "sv.service_id", "l.service_id")
         .leftJoin("providers as p", "p.provider_id", "l.provider_id")
@@ -44,14 +41,15 @@ export async function alternatives(db: Kysely<Database>, q: AlternativesQuery) {
         .orderBy("l.is_active", "desc")
         .executeTakeFirst()
     : undefined;
+  const [target, candidates] = await Promise.all([targetRow, pool()]);
 
   const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
-  const keys: Keys = target
-    ? { excludeId: target.id, serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc }
+  const keys: MatchKeys = target
+    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
     : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
 
-  const rows = await candidates(db, keys, q.limit);
-  if (rows.length === 0) {
+  const { picks, total } = candidates.match(keys, q.limit);
+  if (picks.length === 0) {
     throw new ApiError(404, "no_alternatives", `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`);
   }
   return {
@@ -61,31 +59,20 @@ export async function alternatives(db: Kysely<Database>, q: AlternativesQuery) {
         ? { url: q.url, known: false }
         : { task_class: q.taskClass! },
     match_strategy: strategy,
-    alternatives: rows.map(({ tier, total: _total, ...item }) => ({ ...item, match_reason: MATCH_REASONS[tier]! })),
-    candidate_count: rows[0]!.total,
+    alternatives: await describe(db, picks),
+    candidate_count: total,
   };
 }
 
-async function candidates(db: Kysely<Database>, k: Keys, limit: number) {
-  const price = k.price !== null && Number(k.price) > 0 ? Number(k.price) : null;
-  const taskMatch = k.taskClass ? sql<boolean>`(l.category = ${k.taskClass} or lower_tags(l.tags) @> array[${k.taskClass}]::text[])` : sql<boolean>`false`;
-  const categoryMatch = k.category ? sql<boolean>`(l.category = ${k.category} or ${taskMatch})` : taskMatch;
-  const priceMatch = price !== null ? sql<boolean>`l.price_usdc between ${price / SIMILAR_PRICE_FACTOR} and ${price * SIMILAR_PRICE_FACTOR}` : sql<boolean>`false`;
-  const eq = (col: string, v: string | null) => (v === null ? sql<boolean>`false` : sql<boolean>`${sql.ref(col)} = ${v}`);
-
-  const tier = sql<number>`case
-    when ${eq("l.service_id", k.serviceId)} then 0
-    when ${eq("l.provider_id", k.providerId)} then 1
-    when ${eq("l.domain", k.domain)} then 2
-    when ${categoryMatch} then 3
-    else 4 end`;
-
-  return db
+/** The catalog fields of the picked candidates, in the pool's order. */
+async function describe(db: Kysely<Database>, picks: Array<{ id: number; tier: number }>) {
+  const rows = await db
     .selectFrom("listings as l")
     .innerJoin("services as sv", "sv.service_id", "l.service_id")
     .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
     .leftJoin("providers as p", "p.provider_id", "l.provider_id")
     .select([
+      "l.id",
       "l.url",
       "sv.name as service",
       "l.service_id",
@@ -97,20 +84,12 @@ async function candidates(db: Kysely<Database>, k: Keys, limit: number) {
       sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
       sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
       "s.avg_latency_1h_ms as avg_latency_1h_ms",
-      tier.as("tier"),
-      sql<number>`(count(*) over ())::int`.as("total"),
     ])
-    .where("l.is_active", "=", true)
-    .where("l.id", "<>", k.excludeId)
-    .where(sql<boolean>`(${eq("l.service_id", k.serviceId)} or ${eq("l.provider_id", k.providerId)} or ${eq("l.domain", k.domain)} or ${categoryMatch} or ${priceMatch})`)
-    .where("s.critical", "=", false)
-    .where("s.last_outcome", "=", "healthy")
-    .where(sql<boolean>`not (s.probes_1h > 0 and s.healthy_1h = 0)`)
-    .where(sql<boolean>`not ('dead_7d' = any(s.warnings))`)
-    .orderBy("tier")
-    .orderBy(sql`s.uptime_7d_pct desc nulls last`)
-    .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
-    .orderBy("l.url_normalized")
-    .limit(limit)
+    .where("l.id", "in", picks.map((p) => p.id))
     .execute();
+  const byId = new Map(rows.map(({ id, ...item }) => [Number(id), item]));
+  return picks.flatMap(({ id, tier }) => {
+    const item = byId.get(id);
+    return item ? [{ ...item, match_reason: MATCH_REASONS[tier]! }] : [];
+  });
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { BLACKLIST_REASONS } from "../signals/constants.js";
+import { perGeneration } from "../signals/verdict-generation.js";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const pct = (v: number | null) => (v === null ? null : Math.round(v));
@@ -13,11 +14,26 @@ const SEVERITY = sql<number>`case
   else 3 end`;
 
 /**
- * Spec 2.7: every active listing with a blacklist reason, read from the verdicts the prober
- * precomputes (a partial index holds only flagged rows), plus the hosts whose listings are not
- * real supply.
+ * The decoy blacklist of spec 2.7. It changes only when the verdicts are recomputed, so each API
+ * process builds it once per verdict generation and answers from memory in between: every call
+ * of one generation gets the same bytes apart from generated_at.
  */
-export async function blacklist(db: Kysely<Database>, maxEntries: number, now: Date) {
+export function createBlacklistService(db: Kysely<Database>, maxEntries: number) {
+  const current = perGeneration(db, () => blacklist(db, maxEntries));
+  return {
+    async decoys(now: Date) {
+      return { generated_at: now.toISOString(), ...(await current()) };
+    },
+  };
+}
+
+export type BlacklistService = ReturnType<typeof createBlacklistService>;
+
+/**
+ * Every active listing with a blacklist reason, read from the verdicts the prober precomputes
+ * (a partial index holds only flagged rows), plus the hosts whose listings are not real supply.
+ */
+async function blacklist(db: Kysely<Database>, maxEntries: number) {
   const flagged = () =>
     db
       .selectFrom("signal_snapshots as s")
@@ -79,7 +95,6 @@ export async function blacklist(db: Kysely<Database>, maxEntries: number, now: D
   const counts = Object.fromEntries(BLACKLIST_REASONS.map((reason) => [reason, byReason.find((b) => b.reason === reason)?.n ?? 0]));
   const total = await flagged().select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
   return {
-    generated_at: now.toISOString(),
     counts: {
       total: total.n,
       by_reason: counts,

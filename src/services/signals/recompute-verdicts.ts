@@ -5,6 +5,7 @@ import { blacklistReasons, evaluate } from "./engine.js";
 import { computeContexts } from "./group-context.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
 import { signalInput } from "./signal-input.js";
+import { bumpVerdictGeneration } from "./verdict-generation.js";
 
 const WRITE_CHUNK = 2000;
 
@@ -62,5 +63,6 @@ export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promis
     .where("listing_id", "in", (eb) => eb.selectFrom("listings").select("id").where("is_active", "=", false))
     .where("flagged_since", "is not", null)
     .execute();
+  await bumpVerdictGeneration(db, now, { activeEndpoints: rows.length, activeServices: new Set(rows.map((r) => r.service_id)).size });
   return { listings: rows.length, ms: Math.round(performance.now() - started) };
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { verdictGeneration } from "../signals/verdict-generation.js";
 
 export const WHATS_NEW = { defaultWindowMs: 24 * 3_600_000, maxAgeMs: 30 * 86_400_000, clockSkewMs: 60_000, defaultLimit: 200, maxLimit: 500 } as const;
 
@@ -42,8 +43,7 @@ export async function whatsNew(db: Kysely<Database>, since: Date, limit: number,
     db.selectFrom("catalog_polls").where("started_at", ">=", since).where("started_at", "<=", now)
       .select([sql<number>`count(*)::int`.as("n"), sql<Date | null>`min(started_at)`.as("first"), sql<Date | null>`max(started_at)`.as("last")])
       .executeTakeFirstOrThrow(),
-    sql<{ endpoints: number; services: number }>`
-      select count(*)::int as endpoints, count(distinct service_id)::int as services from listings where is_active`.execute(db),
+    currentCatalog(db),
   ]);
 
   const c = counts.rows[0]!;
@@ -59,12 +59,24 @@ export async function whatsNew(db: Kysely<Database>, since: Date, limit: number,
       added_services_count: c.added_services,
       removed_services_count: c.removed_services,
       polls_in_window: polls.n,
-      current_active_endpoints: current.rows[0]!.endpoints,
-      current_active_services: current.rows[0]!.services,
+      current_active_endpoints: current.endpoints,
+      current_active_services: current.services,
       first_poll_at: iso(polls.first),
       last_poll_at: iso(polls.last),
     },
     truncated: added.length > limit || removed.length > limit,
     limit,
   };
+}
+
+/**
+ * The active catalog's size as the last verdict recompute counted it (it reads every active
+ * listing every 30 s anyway); counted here only before the first recompute.
+ */
+async function currentCatalog(db: Kysely<Database>): Promise<{ endpoints: number; services: number }> {
+  const g = await verdictGeneration(db);
+  if (g.generation > 0) return { endpoints: g.activeEndpoints, services: g.activeServices };
+  const { rows } = await sql<{ endpoints: number; services: number }>`
+    select count(*)::int as endpoints, count(distinct service_id)::int as services from listings where is_active`.execute(db);
+  return rows[0]!;
 }

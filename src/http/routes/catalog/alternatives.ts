@@ -1,4 +1,3 @@
-import { alternatives } from "../../../services/alternatives/alternatives.js";
 import { withDeadline } from "../../../lib/transient-errors.js";
 import { alternativesContract } from "../../contracts/catalog.js";
 import { defineRoute } from "../../registry.js";
@@ -20,5 +19,5 @@ export const alternativesRoute = defineRoute({
     },
   },
   handler: ({ body }, { app }) =>
-    withDeadline("alternatives database", ALTERNATIVES_DB_BUDGET_MS, () => alternatives(app.db.db, { url: body.url, taskClass: body.taskClass, limit: body.limit })),
+    withDeadline("alternatives database", ALTERNATIVES_DB_BUDGET_MS, () => app.services.alternatives.find({ url: body.url, taskClass: body.taskClass, limit: body.limit })),
 });

@@ -1,4 +1,3 @@
-import { blacklist } from "../../../services/blacklist/blacklist.js";
 import { decoysContract } from "../../contracts/catalog.js";
 import { defineRoute } from "../../registry.js";
 
@@ -33,5 +32,5 @@ export const decoysRoute = defineRoute({
       ],
     },
   },
-  handler: (_input, { app }) => blacklist(app.db.db, app.config.maxEntries, app.clock.now()),
+  handler: (_input, { app }) => app.services.blacklist.decoys(app.clock.now()),
 });
