@@ -7,11 +7,7 @@
  *   LOOKOUT_TIMEOUT_MS        per-call time-out (default 30000)
  * stdout carries the protocol; diagnostics go to stderr.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { privateKeyToAccount } from "viem/accounts";
-import { createLookoutClient } from "../client/client.js";
 import { loadMcpConfig, McpConfigError, type McpConfig } from "./config.js";
-import { createLookoutMcpServer } from "./server.js";
 
 let config: McpConfig;
 try {
@@ -21,6 +17,13 @@ try {
   process.exit(2);
 }
 
+// Loaded once the configuration holds, so a bad one is refused at once.
+const [{ StdioServerTransport }, { privateKeyToAccount }, { createLookoutClient }, { createLookoutMcpServer }] = await Promise.all([
+  import("@modelcontextprotocol/sdk/server/stdio.js"),
+  import("viem/accounts"),
+  import("../client/client.js"),
+  import("./server.js"),
+]);
 const signer = config.payerKey ? privateKeyToAccount(config.payerKey) : undefined;
 const client = createLookoutClient({ baseUrl: config.baseUrl, signer, maxPaymentUsdc: config.maxPaymentUsdc, creditId: config.creditId, timeoutMs: config.timeoutMs });
 await createLookoutMcpServer(client).connect(new StdioServerTransport());

@@ -18,17 +18,15 @@ import {
   type LookoutClientOptions,
   type LookoutError,
 } from "x402-lookout/client";
-import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
-import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
-import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { productRoutes } from "../../src/http/routes/index.js";
+import { startPaidService, type PaidService } from "../helpers/paid-service.js";
+import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
 
 let svc: PaidService;
 let client: LookoutClient;
 const calls: CallInfo[] = [];
 const called = new Set<string>();
-const FORECAST = "https://wx.example/v1/forecast";
-const BROKEN = "https://wx.example/v2/broken";
+const { forecast: FORECAST, broken: BROKEN } = SKYCAST;
 // A public literal: the subscription needs no DNS, and nothing is delivered in this file.
 const HOOK = "https://93.184.216.34/hooks/lookout";
 
@@ -39,16 +37,7 @@ const last = () => calls.at(-1)!;
 
 beforeAll(async () => {
   svc = await startPaidService({ routes: productRoutes });
-  const ctx = svc.ctx;
-  // Payments are signed in real time; the business clock follows it.
-  ctx.clock.set(new Date());
-  for (const path of ["/v1/forecast", "/v1/hourly"]) {
-    const id = await seedListing(ctx, { url: `https://wx.example${path}`, service: "Skycast", provider: "0xsky", price: "0.002" });
-    await seedProbes(ctx, id, series(7 * DAY, HOUR, () => ({ price: "0.002", latency: 150 })));
-  }
-  const broken = await seedListing(ctx, { url: BROKEN, service: "Skycast", provider: "0xsky", price: "0.002" });
-  await seedProbes(ctx, broken, series(7 * DAY, 10 * MINUTE, () => ({ healthy: false, status: 500 })));
-  await recompute(ctx);
+  await seedSkycastCatalog(svc.ctx);
   client = make(0, {
     onCall: (info) => {
       calls.push(info);
@@ -78,7 +67,7 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
     expect(decoys.entries.map((e) => e.url)).toEqual([BROKEN]);
     const alternatives = await client.alternatives({ url: BROKEN, limit: 2 });
     expect(alternatives.match_strategy).toBe("url_target");
-    expect(alternatives.alternatives.map((a) => a.url).sort()).toEqual(["https://wx.example/v1/forecast", "https://wx.example/v1/hourly"]);
+    expect(alternatives.alternatives.map((a) => a.url).sort()).toEqual([SKYCAST.forecast, SKYCAST.hourly]);
     const news = await client.whatsNew({ limit: 10 });
     expect(news).toMatchObject({ limit: 10, summary: { current_active_endpoints: 3 } });
   });
@@ -94,7 +83,7 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
   });
 
   it("verified and its status", async () => {
-    const cert = await client.verified({ url: "https://wx.example/v1/*", name: "Skycast" });
+    const cert = await client.verified({ url: SKYCAST.healthyPattern, name: "Skycast" });
     expect(cert).toMatchObject({ verified: true, tier: "verified", listings_covered: 2 });
     expect(await client.verifiedStatus({ certId: cert.certId })).toMatchObject({ certId: cert.certId, state: "verified" });
   });
@@ -204,7 +193,7 @@ describe("typed errors from the live service", () => {
 
   it("422 with the failed criteria, unsettled", async () => {
     const before = await svc.balanceOf(svc.payer(0));
-    const err = await failure(client.verified({ url: "https://wx.example/*", name: "Skycast all" }));
+    const err = await failure(client.verified({ url: SKYCAST.wholeHost, name: "Skycast all" }));
     expect(err).toBeInstanceOf(NotVerifiedError);
     expect((err as NotVerifiedError).failedCriteria.map((c) => c.id)).toContain("uptime_7d");
     expect([err.paymentSent, err.paymentSettled]).toEqual([true, false]);
@@ -212,7 +201,7 @@ describe("typed errors from the live service", () => {
   });
 
   it("429 past the trial limit, with when to retry", async () => {
-    const trial = () => client.preflightTrial({ url: "https://wx.example/v1/hourly" });
+    const trial = () => client.preflightTrial({ url: SKYCAST.hourly });
     let err: LookoutError | undefined;
     for (let i = 0; i < 12 && !err; i++) err = await trial().then(() => undefined, (e: LookoutError) => e);
     expect(err).toBeInstanceOf(RateLimitedError);

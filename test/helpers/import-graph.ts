@@ -51,6 +51,12 @@ function valueSpecifiers(file: string): string[] {
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
     }
   }
+  // import("...") anywhere in the file loads its module too.
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) out.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return out;
 }
 
