@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LEASE_MS } from "../../src/services/probes/constants.js";
+import { endpointLeaseMs } from "../../src/services/probes/constants.js";
 import { endpointStrategy } from "../../src/services/probes/endpoint-strategy.js";
 import { probeMetrics } from "../../src/services/probes/metrics.js";
 import { nextSlot } from "../../src/services/probes/slots.js";
@@ -128,7 +128,7 @@ describe("a probe cycle", () => {
 });
 
 describe("leases", () => {
-  it("a crashed prober's claimed listings are taken over once its lease expires", async () => {
+  it("a crashed prober's claimed listings are taken over once its lease (one interval) expires", async () => {
     await insertListings(ctx.db.db, [{ url: `${server.url}/ok` }, { url: `${server.url}/paid` }]);
     const crashed = endpointStrategy(INTERVAL_MS, probeMetrics(ctx.metrics));
     const claimed = await crashed.claim(ctx.db.db, { owner: "crashed", now: ctx.clock.now(), limit: 10, excludeHosts: [], perHost: 10 });
@@ -136,7 +136,9 @@ describe("leases", () => {
 
     const p = start();
     expect((await p.runNow()).due).toBe(0);
-    ctx.clock.advance(LEASE_MS + 1);
+    ctx.clock.advance(endpointLeaseMs(INTERVAL_MS) - 1000);
+    expect((await p.runNow()).due).toBe(0);
+    ctx.clock.advance(1001);
     expect(await p.runNow()).toMatchObject({ due: 2, done: 2 });
     const rows = await ctx.db.db.selectFrom("listings").select(["lease_owner", "next_probe_at"]).execute();
     expect(rows.every((r) => r.lease_owner === null && r.next_probe_at > ctx.clock.now())).toBe(true);
@@ -154,7 +156,7 @@ describe("leases", () => {
     const seeds = Array.from({ length: 12 }, (_, i) => ({ url: `${server.url}/slow/${i}` }));
     await insertListings(ctx.db.db, seeds);
     const p = startProber(ctx, { tickMs: 3_600_000, intervalSeconds: 600, limits: { concurrency: 2, ratePerSecond: 1_000, burst: 1_000 } });
-    await sleep(150);
+    for (let waited = 0; slowStarted === 0 && waited < 5000; waited += 10) await sleep(10);
     const inFlight = slowStarted;
     expect(inFlight).toBeGreaterThan(0);
     expect(inFlight).toBeLessThanOrEqual(2);

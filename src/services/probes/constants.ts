@@ -51,6 +51,13 @@ export const MAX_PENDING_PER_HOST = 20;
 export const CLAIM_PAUSE_MS = 50;
 /** A claim expires after this; another process then takes the work over. */
 export const LEASE_MS = 5 * MINUTE;
+/**
+ * An endpoint claim lasts one probe interval, within [MIN_ENDPOINT_LEASE_MS, LEASE_MS]: a prober
+ * that dies holding work has it taken over within one interval, and a lease always outlasts a
+ * probe's whole budget several times over, so live work is never taken twice.
+ */
+export const MIN_ENDPOINT_LEASE_MS = 3 * PROBE_TIMEOUT_MS;
+export const endpointLeaseMs = (intervalMs: number) => Math.min(LEASE_MS, Math.max(MIN_ENDPOINT_LEASE_MS, intervalMs));
 /** Results written per statement, and the longest a finished result waits to be written. */
 export const WRITE_BATCH_SIZE = 1000;
 export const WRITE_FLUSH_MS = 1 * SECOND;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, LEASE_MS } from "./constants.js";
+import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, endpointLeaseMs } from "./constants.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { rollupListings } from "./rollup.js";
@@ -13,6 +13,7 @@ import type { ProbeResult, ProbeStrategy } from "./types.js";
  * leaves its listings due at the lease's end, and another process takes them then.
  */
 export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): ProbeStrategy<EndpointJob, ProbeResult> {
+  const leaseMs = endpointLeaseMs(intervalMs);
   return {
     name: "endpoint",
     claimBatchSize: CLAIM_BATCH_SIZE,
@@ -24,7 +25,7 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
       // re-checks the due condition, so rows another process claimed meanwhile are skipped.
       // A claimed row is due again when its lease ends (next_probe_at = lease_until): that is
       // the takeover after a crash, and it keeps rows in flight out of the head of the index.
-      const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
+      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
       const { rows } = await sql<{ id: number; url: string; method: string; host: string; network: string | null; asset: string | null }>`
         update listings as l
         set lease_owner = ${owner}, lease_until = ${leaseUntil}::timestamptz, next_probe_at = ${leaseUntil}::timestamptz
