@@ -14,7 +14,7 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["error", "warn"] }],
     },
   },
-  { files: ["scripts/**", "bench/**", "src/cli/**"], rules: { "no-console": "off" } },
+  { files: ["scripts/**", "bench/**", "src/cli/**", "examples/**"], rules: { "no-console": "off" } },
   // Tests read JSON answers loosely; the assertions are the type check there.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 );
