@@ -49,11 +49,17 @@ describe("402 challenge", () => {
     expect(res.status).toBe(400);
   });
 
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64");
+  const accepted = () => svc.gate.paymentRequired(svc.routes.find((r) => r.id === "test-plain") as never).accepts[0];
   it.each([
-    ["garbage header", "not-base64!!"],
-    ["wrong version", Buffer.from(JSON.stringify({ x402Version: 1, payload: {} })).toString("base64")],
+    ["garbage header", () => "not-base64!!"],
+    ["wrong version", () => b64({ x402Version: 1, payload: {} })],
+    // Found by the fuzz suite: these were a 500 (null) and a 503 "facilitator unavailable".
+    ["header that decodes to null", () => b64(null)],
+    ["payload without an authorization", () => b64({ x402Version: 2, accepted: accepted(), payload: null })],
+    ["authorization of the wrong form", () => b64({ x402Version: 2, accepted: accepted(), payload: { signature: "0xzz", authorization: { from: 5, value: "{{7*7}}" } } })],
   ])("refuses a %s with 402 and runs nothing", async (_n, header) => {
-    const res = await fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { ...json, "payment-signature": header }, body: "{}" });
+    const res = await fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { ...json, "payment-signature": header() }, body: "{}" });
     expect(res.status).toBe(402);
     expect((await body(res)).error).toMatch(/^invalid_payment/);
   });

@@ -10,6 +10,7 @@ import { ApiError } from "../errors.js";
 import type { HandlerContext } from "../registry.js";
 import { usdcToAtomic } from "../../lib/usdc.js";
 import { paymentRequiredResponse } from "./challenge.js";
+import { exactEvmPayloadProblem, isObject } from "./payload-shape.js";
 import type { CreditBypass } from "./credit-bypass.js";
 import type { PaidRoute, PaymentGate, PaymentRequired } from "./types.js";
 
@@ -95,17 +96,21 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
 
     let payload: PaymentPayload;
     try {
-      payload = decodePaymentSignatureHeader(header);
+      const decoded: unknown = decodePaymentSignatureHeader(header);
+      if (!isObject(decoded)) throw new Error("not an object");
+      payload = decoded as unknown as PaymentPayload;
     } catch {
       return challenge("invalid_payment: the PAYMENT-SIGNATURE header is not a base64-encoded x402 PaymentPayload");
     }
-    if (payload.x402Version !== 2) return challenge(`invalid_payment: x402Version ${String(payload.x402Version)} is not supported; use version 2`);
+    if (payload.x402Version !== 2) return challenge(`invalid_payment: x402Version ${String(payload.x402Version).slice(0, 40)} is not supported; use version 2`);
 
     const req = requirementFor(route);
-    const match = server.findMatchingRequirements([req], payload);
+    const match = isObject(payload.accepted) ? server.findMatchingRequirements([req], payload) : undefined;
     if (!match) {
       return challenge(`invalid_payment: the payment does not match the accepted requirement (scheme exact, network ${req.network}, asset ${req.asset}, amount ${req.amount}, payTo ${req.payTo})`);
     }
+    const malformed = exactEvmPayloadProblem(payload.payload);
+    if (malformed) return challenge(`invalid_payment: not a signed EIP-3009 authorization: ${malformed}`);
 
     const existing = await opts.ledger.find(payload);
     if (existing) {
