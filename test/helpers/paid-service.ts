@@ -1,6 +1,3 @@
-import { x402Client } from "@x402/core/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { pino } from "pino";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Address } from "viem";
@@ -15,6 +12,7 @@ import type { AnyRouteDef } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { createTestContext, type TestContext } from "./context.js";
 import { freePort } from "./free-port.js";
+import { x402PayingFetch } from "./x402-payer.js";
 
 export interface PaidService {
   url: string;
@@ -52,13 +50,7 @@ export async function startPaidService(opts: {
     devnet,
     gate,
     routes: opts.routes,
-    payingFetch(i = 0, { spendCapUsd, inner = fetch } = {}) {
-      const client = x402Client.fromConfig({
-        schemes: (["eip155:8453", "eip155:84532"] as const).map((network) => ({ network, client: new ExactEvmScheme(account(i)) })),
-        ...(spendCapUsd ? { spendControls: { maxAmountPerPayment: spendCapUsd } } : {}),
-      });
-      return wrapFetchWithPayment(inner, client);
-    },
+    payingFetch: (i = 0, opts = {}) => x402PayingFetch(devnet.demoAccounts[i]!.privateKey, opts),
     balanceOf: (address) => devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "balanceOf", args: [address] }),
     payer: (i = 0) => account(i).address,
     async close() {

@@ -1,0 +1,14 @@
+import { x402Client } from "@x402/core/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+
+/** A fetch that pays x402 challenges with the real SDK client, signing with `privateKey`. */
+export function x402PayingFetch(privateKey: `0x${string}`, { spendCapUsd, inner = fetch }: { spendCapUsd?: string; inner?: typeof fetch } = {}): typeof fetch {
+  const account = privateKeyToAccount(privateKey);
+  const client = x402Client.fromConfig({
+    schemes: (["eip155:8453", "eip155:84532"] as const).map((network) => ({ network, client: new ExactEvmScheme(account) })),
+    ...(spendCapUsd ? { spendControls: { maxAmountPerPayment: spendCapUsd } } : {}),
+  });
+  return wrapFetchWithPayment(inner, client);
+}
