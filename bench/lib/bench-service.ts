@@ -9,7 +9,7 @@ import { createAppGate } from "../../src/http/payment/app-gate.js";
 import type { AnyRouteDef } from "../../src/http/registry.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { listen, type RunningServer } from "../../src/http/serve.js";
-import { ManualClock } from "../../src/lib/clock.js";
+import { ManualClock, type Clock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
 import { recomputeVerdicts } from "../../src/services/signals/recompute-verdicts.js";
 import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
@@ -35,11 +35,11 @@ export const unpaid = (def: AnyRouteDef, path: string): AnyRouteDef => ({ ...def
  * The real app on a loopback port over a freshly seeded database (PGlite, or a new database on
  * BENCH_DATABASE_URL's server), with a bare Hono JSON route as the same-process baseline.
  */
-export async function startBenchService(extraRoutes: AnyRouteDef[] = []): Promise<BenchService> {
+export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: { clock?: Clock } = {}): Promise<BenchService> {
   const t0 = performance.now();
   const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolSize: 16 });
   const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn", TRUST_PROXY: "true", CATALOG_URLS: "https://catalog.bench.example/discovery/resources" });
-  const clock = new ManualClock(new Date());
+  const clock = opts.clock ?? new ManualClock(new Date());
   await seedCatalog(db.db, { listings: LISTINGS, historyHours: 168, now: clock.now() });
   const readiness = new Readiness();
   readiness.markMigrated();
