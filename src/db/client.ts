@@ -93,6 +93,11 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
   pool.on("error", (err) => {
     if (!closed) report(err);
   });
+  // The pool listens for errors only on idle clients. A connection that drops while a query
+  // holds its client (the server restarts mid-request) emits 'error' on that client, and with no
+  // listener the process would die. The query itself already failed (a 503), and the pool
+  // discards the broken client when it is released, so there is nothing more to do here.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const h = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), "postgres", {
     beforeDestroy: () => (closed = true),
   });
