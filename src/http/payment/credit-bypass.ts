@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { nowOrLater } from "../../lib/retry-later.js";
 import type { CreditsService } from "../../services/credits/credits-service.js";
 import type { HandlerContext } from "../registry.js";
 import type { PaidRoute } from "./types.js";
@@ -10,8 +11,9 @@ export interface CreditBypass {
 
 /**
  * X-Credit-Id replaces the per-call payment while the bundle is valid (spec 3.1). One call is
- * spent atomically before the handler runs and given back if the answer fails, so a payer is
- * never charged for an answer they did not get. Unusable bundles fall through to 402.
+ * spent atomically before the handler runs and given back if the answer fails (later, if the
+ * database is down just then), so a payer is never charged for an answer they did not get.
+ * Unusable bundles fall through to 402.
  */
 export function createCreditBypass(credits: CreditsService): CreditBypass {
   return {
@@ -22,15 +24,18 @@ export function createCreditBypass(credits: CreditsService): CreditBypass {
       if (!spent) return null;
 
       hctx.payment = { kind: "credit", payer: spent.payerAddress, network: spent.paymentNetwork ?? "", amountAtomic: "0" };
+      // When the database failed the answer it may fail the refund too: then the call is given
+      // back once it is reachable again.
+      const refund = () => nowOrLater(`refund a call of credit ${creditId.slice(0, 8)}`, () => credits.refund(creditId), hctx.log);
       let response: Response;
       try {
         response = await produce();
       } catch (err) {
-        await credits.refund(creditId);
+        await refund();
         throw err;
       }
       if (response.status >= 400) {
-        await credits.refund(creditId);
+        await refund();
         return response;
       }
       response.headers.set("x-credit-balance", String(spent.balance));

@@ -4,6 +4,7 @@ import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from "@x402
 import { SettleError, VerifyError, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Logger } from "../../lib/log.js";
+import { nowOrLater } from "../../lib/retry-later.js";
 import type { PaymentLedger } from "../../services/payments/ledger.js";
 import type { AppEnv } from "../app-env.js";
 import { ApiError } from "../errors.js";
@@ -129,14 +130,17 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
 
     hctx.payment = { kind: "x402", payer, network: match.network, amountAtomic: match.amount, paymentId: claim.id };
     let response: Response;
+    // A release the database refuses (it failed the answer too) is retried once it is back, so
+    // the same authorization can pay for a retry; until then it reads as already used.
+    const release = (reason: string) => nowOrLater(`release payment claim ${claim.id}`, () => opts.ledger.release(claim, reason), hctx.log);
     try {
       response = await produce();
     } catch (err) {
-      await opts.ledger.release(claim, describe(err));
+      await release(describe(err));
       throw err;
     }
     if (response.status >= 400) {
-      await opts.ledger.release(claim, `handler answered ${response.status}`);
+      await release(`handler answered ${response.status}`);
       return response;
     }
 
