@@ -2,6 +2,7 @@ import { Registry } from "prom-client";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { Readiness, type AppContext } from "../../src/context.js";
+import type { DbHandle } from "../../src/db/client.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
 import { createTestDb } from "./db.js";
@@ -11,10 +12,13 @@ export interface TestContext extends AppContext {
   close(): Promise<void>;
 }
 
-/** A real context on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+/**
+ * A real context on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL), or on
+ * `opts.db` when given (it is closed with the context).
+ */
+export async function createTestContext(env: Record<string, string> = {}, opts: { db?: DbHandle } = {}): Promise<TestContext> {
   const config = loadConfig({ PUBLIC_BASE_URL: "http://lookout.test", DATA_DIR: "memory://", ...env });
-  const db = await createTestDb();
+  const db = opts.db ?? (await createTestDb());
   const readiness = new Readiness();
   readiness.markMigrated();
   const clock = new ManualClock(new Date("2026-11-20T12:00:00.000Z"));
