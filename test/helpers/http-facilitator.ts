@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import type { FacilitatorClient } from "../../src/chain/facilitator.js";
 
-export type FacilitatorMode = "ok" | "hang" | "error" | "settle-error";
+/**
+ * ok; hang or error on every call; or verify normally and then, at settlement, fail with HTTP 500
+ * (settle-error), never answer (settle-hang) or refuse the settlement (settle-refuse). In the
+ * settle modes the transfer is never broadcast.
+ */
+export type FacilitatorMode = "ok" | "hang" | "error" | "settle-error" | "settle-hang" | "settle-refuse";
 
 /**
  * A real facilitator over HTTP (x402 /supported, /verify, /settle) in front of the devnet's
@@ -20,8 +25,9 @@ export async function startHttpFacilitator(local: FacilitatorClient) {
         res.end(JSON.stringify(value));
       };
       if (req.url === "/supported") return void local.getSupported().then((s) => reply(200, s));
-      if (mode === "hang") return; // never answers
+      if (mode === "hang" || (mode === "settle-hang" && req.url === "/settle")) return; // never answers
       if (mode === "error" || (mode === "settle-error" && req.url === "/settle")) return reply(500, { error: "facilitator exploded" });
+      if (mode === "settle-refuse" && req.url === "/settle") return reply(200, { success: false, errorReason: "invalid_transaction_state", transaction: "", network: "eip155:84532" });
       const { paymentPayload, paymentRequirements } = JSON.parse(body) as { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
       const work = req.url === "/verify" ? local.verify(paymentPayload, paymentRequirements) : local.settle(paymentPayload, paymentRequirements);
       work.then((r) => reply(200, r), (err: unknown) => reply(500, { error: String(err) }));
