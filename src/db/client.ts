@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 import { PGliteDialect } from "./pglite-dialect.js";
+import { registerPreparedStatements } from "./prepared.js";
 import type { Database } from "./schema.js";
 import { pgliteParsers, pgTypes } from "./type-parsers.js";
 
@@ -98,7 +99,9 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
   // listener the process would die. The query itself already failed (a 503), and the pool
   // discards the broken client when it is released, so there is nothing more to do here.
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const h = handle(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), "postgres", {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerPreparedStatements(db, pool);
+  const h = handle(db, "postgres", {
     beforeDestroy: () => (closed = true),
   });
   try {

@@ -115,8 +115,8 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
   it("keeps trial limits and the trial cache exact across API processes", async () => {
     const url = fleet.endpoints.find((e) => e.kind === "healthy")!.url;
     const trial = (i: number) => fetch(`${api[i % 2]}/api/v1/preflight-trial`, post({ url }, { "x-forwarded-for": "198.51.100.50" }));
-    const first = await (await trial(0)).json();
-    const second = await (await trial(1)).json();
+    const first = (await (await trial(0)).json()) as { observed_at: string };
+    const second = (await (await trial(1)).json()) as { observed_at: string };
     expect(second.observed_at).toBe(first.observed_at); // one cache for both processes
     const rest = await Promise.all(Array.from({ length: 10 }, (_, i) => trial(i).then((r) => r.status)));
     expect(rest.filter((s) => s === 200)).toHaveLength(8);
@@ -127,11 +127,11 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     const pay = x402PayingFetch(anvilAccount(1).privateKey);
     const bought = await pay(`${api[0]}/api/v1/credits`, post({}));
     expect(bought.status).toBe(200);
-    const { creditId, balance } = await bought.json();
+    const { creditId, balance } = (await bought.json()) as { creditId: string; balance: number };
     const url = fleet.endpoints.find((e) => e.kind === "healthy")!.url;
     const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => fetch(`${api[i % 2]}/api/v1/preflight`, post({ url }, { "x-credit-id": creditId })).then((r) => r.status)));
     expect(calls.every((s) => s === 200)).toBe(true);
-    const status = await (await fetch(`${api[1]}/api/v1/credits/${creditId}`)).json();
+    const status = (await (await fetch(`${api[1]}/api/v1/credits/${creditId}`)).json()) as { balance: number };
     expect(status.balance).toBe(balance - 40);
   }, 60_000);
 
@@ -141,7 +141,7 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     for (const i of [0, 1]) {
       const res = await x402PayingFetch(anvilAccount(2 + i).privateKey)(`${api[i]}/api/v1/watch`, post({ url: decoy, webhookUrl: receiver.url, signals: ["decoy_price_extreme"] }));
       expect(res.status).toBe(200);
-      watchIds.push((await res.json()).watchId);
+      watchIds.push(((await res.json()) as { watchId: string }).watchId);
     }
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && new Set(receiver.deliveries.map((d) => d.watchId)).size < 2) await sleep(500);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { asyncCommitCte } from "../../db/async-commit.js";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
@@ -105,13 +106,13 @@ export function createCreditsService(db: Kysely<Database>, clock: Clock) {
       const now = clock.now();
       // One statement, committed without waiting for the WAL flush (asyncCommitCte): concurrent
       // spends of one bundle queue on its row lock, and a flush per spend would serialise them.
-      const { rows } = await sql<SpentCall>`
+      const [spent] = await executePrepared(db, "credit-spend", sql<SpentCall>`
         with ${asyncCommitCte}
         update credits c set balance = c.balance - 1, last_used_at = ${now}
         from async_commit
         where c.id = ${creditId} and c.balance > 0 and c.expires_at > ${now} and ${settledPayment("c")}
-        returning c.balance as balance, c.expires_at as "expiresAt", c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.execute(db);
-      return rows[0];
+        returning c.balance as balance, c.expires_at as "expiresAt", c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db));
+      return spent;
     },
 
     /** Gives back a call whose answer failed. */

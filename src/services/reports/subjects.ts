@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { selectListingRows } from "../signals/listing-row.js";
@@ -51,11 +52,11 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
 export async function resolveSubjects(db: Kysely<Database>, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
   const normalized = urls.map(normalizeUrl);
   const rows = normalized.length
-    ? await selectListingRows(db)
-        .where("l.url_normalized", "in", [...new Set(normalized)])
-        .orderBy("l.is_active", "asc")
-        .orderBy("l.last_seen_at", "asc")
-        .execute()
+    ? await executePrepared(
+        db,
+        "listing-rows",
+        selectListingRows(db).where("l.url_normalized", "in", [...new Set(normalized)]).orderBy("l.is_active", "asc").orderBy("l.last_seen_at", "asc").compile(),
+      )
     : [];
   // Later rows win: active over inactive, then the most recently seen.
   const byUrl = new Map(rows.map((r) => [r.url_normalized, r]));

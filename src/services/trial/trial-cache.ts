@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { asyncCommitCte } from "../../db/async-commit.js";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { TRIAL } from "../signals/constants.js";
@@ -10,9 +11,9 @@ import { TRIAL } from "../signals/constants.js";
  */
 export async function storeTrialReport(db: Kysely<Database>, urlNormalized: string, report: PreflightReport, now: Date): Promise<void> {
   const expires = new Date(now.getTime() + TRIAL.cacheSeconds * 1000);
-  await sql`
+  await executePrepared(db, "trial-cache-store", sql`
     with ${asyncCommitCte}
     insert into trial_cache (url_normalized, report, created_at, expires_at)
     select ${urlNormalized}, ${JSON.stringify(report)}::jsonb, ${now.toISOString()}::timestamptz, ${expires.toISOString()}::timestamptz from async_commit
-    on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at`.execute(db);
+    on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at`.compile(db));
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { asyncCommitCte } from "../../db/async-commit.js";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { ApiError } from "../../http/errors.js";
@@ -44,7 +45,7 @@ export async function consumeTrialCall(
   now: Date,
 ): Promise<PreflightReport | undefined> {
   const day = now.toISOString().slice(0, 10);
-  const { rows } = await sql<{ ip_ok: boolean; host_ok: boolean; report: PreflightReport | null }>`
+  const [r] = await executePrepared(db, "trial-call", sql<{ ip_ok: boolean; host_ok: boolean; report: PreflightReport | null }>`
     with ${asyncCommitCte},
     ip as (
       insert into trial_counters (day, scope, key, count) values (${day}, 'ip', ${who.ip}, 1)
@@ -58,9 +59,8 @@ export async function consumeTrialCall(
     )
     select exists (select 1 from ip) as ip_ok, exists (select 1 from host) as host_ok,
       (select report from trial_cache where url_normalized = ${who.urlNormalized} and expires_at > ${now.toISOString()}::timestamptz) as report
-    from async_commit`.execute(db);
-  const r = rows[0]!;
-  if (!r.ip_ok) throw new TrialLimitExceeded("ip", TRIAL.perIpPerDay, now);
-  if (!r.host_ok) throw new TrialLimitExceeded("host", TRIAL.perHostPerDay, now);
-  return r.report ?? undefined;
+    from async_commit`.compile(db));
+  if (!r!.ip_ok) throw new TrialLimitExceeded("ip", TRIAL.perIpPerDay, now);
+  if (!r!.host_ok) throw new TrialLimitExceeded("host", TRIAL.perHostPerDay, now);
+  return r!.report ?? undefined;
 }

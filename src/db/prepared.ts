@@ -1,0 +1,27 @@
+import { createHash } from "node:crypto";
+import type { CompiledQuery, Kysely } from "kysely";
+import type pg from "pg";
+import type { Database } from "./schema.js";
+
+type PreparedRunner = (name: string, sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+
+const runners = new WeakMap<Kysely<Database>, PreparedRunner>();
+
+/** Lets executePrepared send `db`'s hot statements through the pool as named statements. */
+export function registerPreparedStatements(db: Kysely<Database>, pool: pg.Pool): void {
+  runners.set(db, async (name, sql, parameters) => (await pool.query({ name, text: sql, values: [...parameters] })).rows);
+}
+
+/**
+ * Runs a hot-path statement as a named prepared statement on PostgreSQL: each pooled connection
+ * parses and plans it once instead of on every call (planning the listing lookup costs several
+ * times its execution). The name carries a hash of the SQL text, so every distinct text (an IN
+ * list of another length, say) is its own statement; callers keep the number of variants small.
+ * Elsewhere (PGlite, a transaction) it runs as an ordinary query.
+ */
+export async function executePrepared<R>(db: Kysely<Database>, name: string, compiled: CompiledQuery<R>): Promise<R[]> {
+  const run = runners.get(db);
+  if (!run) return (await db.executeQuery(compiled)).rows;
+  const digest = createHash("sha1").update(compiled.sql).digest("hex").slice(0, 12);
+  return (await run(`${name}:${digest}`, compiled.sql, compiled.parameters)) as R[];
+}
