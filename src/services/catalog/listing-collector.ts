@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { isTransient } from "../../lib/transient-errors.js";
+import { tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
 import { UPSERT_BATCH_SIZE } from "./constants.js";
 import { parseListing } from "./parse-listing.js";
 import { upsertGroups } from "./upsert-groups.js";
@@ -16,8 +17,11 @@ const MAX_EXAMPLES = 5;
  * this process). Malformed items are counted, with a few examples for the log, never fatal.
  */
 export class ListingCollector {
-  readonly counts = { seen: 0, valid: 0, malformed: 0, inserted: 0, reactivated: 0, updated: 0 };
+  /** `unattributable`: malformed items that do not even name a readable http(s) resource. */
+  readonly counts = { seen: 0, valid: 0, malformed: 0, unattributable: 0, inserted: 0, reactivated: 0, updated: 0 };
   readonly malformedExamples: string[] = [];
+  /** Normalised URLs named by malformed items: their listings must not be taken for gone. */
+  readonly malformedUrls = new Set<string>();
   private readonly keys = new Set<string>();
   private readonly groupsDone = new Set<string>();
   private pending: ParsedListing[] = [];
@@ -36,6 +40,9 @@ export class ListingCollector {
       if (!parsed.ok) {
         if (parsed.skipped) continue;
         this.counts.malformed++;
+        const url = resourceUrlOf(item);
+        if (url) this.malformedUrls.add(url);
+        else this.counts.unattributable++;
         if (this.malformedExamples.length < MAX_EXAMPLES) this.malformedExamples.push(`item ${this.counts.seen}: ${parsed.reason}`);
         continue;
       }
@@ -81,6 +88,7 @@ export class ListingCollector {
       if (batch.length === 1) {
         this.counts.valid--;
         this.counts.malformed++;
+        this.malformedUrls.add(batch[0]!.urlNormalized);
         if (this.malformedExamples.length < MAX_EXAMPLES) this.malformedExamples.push(`${batch[0]!.url}: refused by the database: ${(err as Error).message}`);
         return;
       }
@@ -94,4 +102,10 @@ export class ListingCollector {
       await this.write(batch.slice(half));
     }
   }
+}
+
+/** The normalised http(s) URL a malformed item still names, if any. */
+function resourceUrlOf(item: unknown): string | undefined {
+  const resource = item !== null && typeof item === "object" ? (item as { resource?: unknown }).resource : undefined;
+  return typeof resource === "string" ? tryNormalizeHttpUrl(resource) : undefined;
 }

@@ -24,8 +24,8 @@ function outcomeOf(complete: boolean, pages: number, error: string | null, inter
 
 /**
  * One poll of one claimed source: walk its pages, upsert what they list, and only when every
- * page arrived deactivate what it no longer lists. Records the poll and releases the source
- * (with backoff when it failed).
+ * page arrived (and no item was garbage beyond recognition) deactivate what it no longer lists.
+ * Records the poll and releases the source (with backoff when it failed).
  */
 export async function pollSource(deps: IngestDeps, source: string, opts: IngestOptions, signal?: AbortSignal): Promise<PollSummary> {
   const { db, clock, log } = deps;
@@ -38,9 +38,12 @@ export async function pollSource(deps: IngestDeps, source: string, opts: IngestO
   const c = collector.counts;
   const outcome = outcomeOf(pages.complete, pages.pages, pages.error, signal?.aborted === true);
 
+  // Items too broken to name their resource could stand for any listing: a poll with such
+  // garbage takes nothing for gone (a source that changed its format would otherwise lose all).
+  const held = pages.complete && c.unattributable > 0;
   const { removed, nextPollAt } = await db.transaction().execute(async (trx) => {
     const now = clock.now();
-    const removed = pages.complete ? await deactivateUnseen(trx, source, startedAt, now) : 0;
+    const removed = pages.complete && !held ? await deactivateUnseen(trx, source, startedAt, now, [...collector.malformedUrls]) : 0;
     await closePoll(trx, pollId, now, {
       complete: pages.complete,
       itemsSeen: c.seen,
@@ -56,6 +59,7 @@ export async function pollSource(deps: IngestDeps, source: string, opts: IngestO
   if (c.valid > 0 || removed > 0) await refreshProviderNames(db, clock.now());
 
   if (c.malformed > 0) log.warn({ source, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
+  if (held) log.warn({ source, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
   if (outcome.failed) log.warn({ source, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
   return {
     source,
