@@ -9,7 +9,13 @@ export interface PageRequest {
 }
 
 /** What a test wants instead of the normal page: a status and body, a hang, or a dropped socket. */
-export type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | { raw: string } | "hang" | "destroy";
+export type Fault =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { raw: string | Uint8Array; contentType?: string }
+  /** Declares the whole body's length, sends only `sent`, then drops the connection. */
+  | { truncate: string; declaredBytes: number }
+  | "hang"
+  | "destroy";
 
 export interface CatalogServer {
   url: string;
@@ -42,7 +48,14 @@ export async function startCatalogServer(items: unknown[] = [], path = "/discove
     if (fault === "hang") return void hanging.add(res);
     if (fault === "destroy") return void req.socket.destroy();
     res.setHeader("content-type", "application/json");
-    if (fault && "raw" in fault) return void res.end(fault.raw);
+    if (fault && "truncate" in fault) {
+      res.writeHead(200, { "content-length": String(fault.declaredBytes) });
+      return void res.write(fault.truncate, () => req.socket.destroy());
+    }
+    if (fault && "raw" in fault) {
+      if (fault.contentType) res.setHeader("content-type", fault.contentType);
+      return void res.end(fault.raw);
+    }
     if (fault) return void res.writeHead(fault.status, fault.headers).end(JSON.stringify(fault.body ?? { error: "fault" }));
     const limit = Math.min(q.limit, state.maxLimit);
     const page = state.items.slice(q.offset, q.offset + limit);
