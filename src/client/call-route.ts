@@ -42,7 +42,8 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
   let body: unknown;
   try {
     res = await send(`${deps.baseUrl}${path}`, init);
-    credit?.observe(res, trace.sent);
+    // Paid per call, or a 402 despite the bundle: either way the bundle could not pay.
+    credit?.observe(res, trace.sent || res.status === 402);
     if (!res.ok) throw await errorFromResponse(res, contract.id, trace.sent, hint(res, deps, credit !== null));
     body = await res.json();
   } catch (err) {

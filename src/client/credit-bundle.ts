@@ -31,12 +31,12 @@ export class CreditBundle {
     return { creditId: this.creditId, balance: this.balance, expiresAt: this.expiresAt, usable: this.usable };
   }
 
-  /** Reads an answer to a call that presented the bundle; `paidPerCall` when x402 paid it instead. */
-  observe(res: Response, paidPerCall: boolean): void {
+  /** Reads an answer to a call that presented the bundle; `refused` when it did not pay for it. */
+  observe(res: Response, refused: boolean): void {
     const balance = res.headers.get("x-credit-balance");
     const expires = res.headers.get("x-credit-expires-at");
     if (balance !== null && Number.isInteger(Number(balance))) this.balance = Number(balance);
     if (expires !== null && !Number.isNaN(Date.parse(expires))) this.expiresAt = new Date(expires);
-    if (paidPerCall || this.balance === 0) this.spent = true;
+    if (refused || this.balance === 0) this.spent = true;
   }
 }

@@ -162,6 +162,14 @@ describe("credit bundle", () => {
     expect(requests.map((r) => r.headers.get("x-credit-id"))).toEqual([null, CREDIT, null]);
   });
 
+  it("stops presenting a bundle the service answered 402 to, and says why the call was not paid", async () => {
+    const { client, requests } = fake(() => json(402, { x402Version: 2, error: "Payment required" }), { creditId: CREDIT });
+    await expect(client.preflight({ url: "https://m.example/" })).rejects.toThrow(/the credit bundle is exhausted or expired and no signer is configured/);
+    expect(client.credit?.usable).toBe(false);
+    await client.preflight({ url: "https://m.example/" }).catch(() => undefined);
+    expect(requests.map((r) => r.headers.get("x-credit-id"))).toEqual([CREDIT, null]);
+  });
+
   it("stops presenting an expired bundle, and takes a new one with useCredit", async () => {
     const { client, requests } = fake(() => json(200, {}, { "x-credit-balance": "900", "x-credit-expires-at": "2000-01-01T00:00:00.000Z" }), { creditId: CREDIT });
     await client.preflight({ url: "https://m.example/" });
