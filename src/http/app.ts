@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
 import type { AppContext } from "../context.js";
@@ -32,14 +33,7 @@ export function createApp({ ctx, routes, gate, validateResponses = false }: AppO
   const app = new OpenAPIHono<AppEnv>();
   app.use(requestContext(ctx.log, ctx.config.trustProxy));
   app.use(observe(createHttpMetrics(ctx.metrics)));
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use(limitBody());
 
   for (const def of routes) mountRoute(app, def, { ctx, gate, validateResponses });
   registerOpenApi(app, ctx.config.publicBaseUrl, routes);
@@ -83,4 +77,27 @@ function toApiError(err: Error, c: Context<AppEnv>): ApiError {
   }
   log?.error({ err }, "unhandled error");
   return new ApiError(500, "internal_error", "internal error; the request id identifies it in our logs");
+}
+
+/**
+ * 413 above MAX_BODY_BYTES. A declared Content-Length is judged before anything is read, which
+ * keeps @hono/node-server's fast body path (hono's bodyLimit builds a web stream for every
+ * body); a body without one (chunked) goes through bodyLimit, which stops reading at the cap.
+ */
+function limitBody(): MiddlewareHandler<AppEnv> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const streamed = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw tooLarge();
+    },
+  });
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") return next();
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return streamed(c, next);
+    if (Number(length) > MAX_BODY_BYTES) throw tooLarge(); // Node already refused a malformed length
+    return next();
+  };
 }
