@@ -137,7 +137,7 @@ describe("hostile probe targets", () => {
       const res = await app.request("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: JSON.stringify({ url: `${base}${path}` }) });
       expect(performance.now() - started, path).toBeLessThan(LIVE_PROBE.budgetMs + 2_000);
       expect(res.status, path).toBe(200);
-      expect((await res.json()).warnings, path).toContain("unknown_endpoint");
+      expect(((await res.json()) as { warnings: string[] }).warnings, path).toContain("unknown_endpoint");
     }
   }, 30_000);
 });
