@@ -1,8 +1,8 @@
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import { selectListingRows } from "../signals/listing-row.js";
+import { selectListingRows, type ListingRow } from "../signals/listing-row.js";
 import type { LiveObservation, LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 
@@ -45,19 +45,26 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
   };
 }
 
+const listingRowsSql = new Map<number, string>();
+
+/** The lookup of up to a batch of URLs; its SQL is built once per list length, not per call. */
+function listingRowsQuery(db: Kysely<Database>, urls: string[]): CompiledQuery<ListingRow> {
+  let text = listingRowsSql.get(urls.length);
+  if (text === undefined) {
+    text = selectListingRows(db).where("l.url_normalized", "in", urls).orderBy("l.is_active", "asc").orderBy("l.last_seen_at", "asc").compile().sql;
+    listingRowsSql.set(urls.length, text);
+  }
+  return CompiledQuery.raw(text, urls) as CompiledQuery<ListingRow>;
+}
+
 /**
  * The subjects for a list of URLs: one indexed query for the catalogued ones (an active listing
  * wins over an inactive one), a live probe for each unknown one.
  */
 export async function resolveSubjects(db: Kysely<Database>, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
   const normalized = urls.map(normalizeUrl);
-  const rows = normalized.length
-    ? await executePrepared(
-        db,
-        "listing-rows",
-        selectListingRows(db).where("l.url_normalized", "in", [...new Set(normalized)]).orderBy("l.is_active", "asc").orderBy("l.last_seen_at", "asc").compile(),
-      )
-    : [];
+  const distinct = [...new Set(normalized)];
+  const rows = distinct.length ? await executePrepared(db, "listing-rows", listingRowsQuery(db, distinct)) : [];
   // Later rows win: active over inactive, then the most recently seen.
   const byUrl = new Map(rows.map((r) => [r.url_normalized, r]));
   return Promise.all(
