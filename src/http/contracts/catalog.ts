@@ -11,7 +11,7 @@ export const decoysContract = defineContract({
   title: "Decoy blacklist",
   summary: "Every listed endpoint that is a decoy, a zombie, dead for 7 days or mostly dead, with the evidence.",
   description:
-    "The catalog's blacklist: active listings with a blacklist reason (decoy_price_extreme, zombie, dead_7d, mostly_dead), most severe first then by URL, so two calls without a catalog change return the same bytes apart from generated_at. Capped at MAX_ENTRIES (default 5000) with `truncated`. Also lists, per service, the hosts that answer x402 challenges (wildcard_402_hosts) or an HTML app shell (spa_fallback_hosts) for any path, with their raw, effective and synthetic listing counts.",
+    "The catalog's blacklist: active listings with a blacklist reason (decoy_price_extreme, zombie, dead_7d, mostly_dead), most severe first then by URL, so two calls without a catalog change return the same bytes apart from generated_at. Capped at MAX_ENTRIES (default 5000) with `truncated`. Also lists, per service, the hosts that answer x402 challenges (wildcard_402_hosts) or an HTML app shell (spa_fallback_hosts) for any path, with their raw, effective and synthetic listing counts. The list is the state of the last verdict recompute (every 30 s).",
   body: z.object({}).passthrough(),
   bodyOptional: true,
   response: BlacklistSchema,
@@ -27,7 +27,7 @@ export const alternativesContract = defineContract({
   title: "Safe alternatives",
   summary: "Healthy substitutes for a blocked endpoint, or for a kind of task.",
   description:
-    "Give the blocked `url`, a `taskClass`, or both. Candidates match, in priority order, the same service, the same provider (payee), the same registrable domain, the same category or task class (category or tag, case-insensitive), or a similar price (within a factor of 3). The target itself, candidates dead over 7 days, erroring over the last hour, never seen healthy, or carrying a critical warning are excluded.\n\nWithin a match tier, candidates rank by 7-day uptime (higher first), then 1-hour latency (lower first). As a single number: score = (5 - tier) x 1000 + uptime_7d_pct x 5 - min(avg_latency_1h_ms, 10000) / 100, where tier is 0 for same_service to 4 for similar_price; higher is better. match_strategy says how the target was read: url_target (a catalogued URL), task_class_only, or url_target_unknown_fallback (an unknown URL: its domain and the task class are used).",
+    "Give the blocked `url`, a `taskClass`, or both. Candidates match, in priority order, the same service, the same provider (payee), the same registrable domain, the same category or task class (category or tag, case-insensitive), or a similar price (within a factor of 3). The target itself, candidates dead over 7 days, erroring over the last hour, never seen healthy, or carrying a critical warning are excluded.\n\nWithin a match tier, candidates rank by 7-day uptime (higher first), then 1-hour latency (lower first). As a single number: score = (5 - tier) x 1000 + uptime_7d_pct x 5 - min(avg_latency_1h_ms, 10000) / 100, where tier is 0 for same_service to 4 for similar_price; higher is better. match_strategy says how the target was read: url_target (a catalogued URL), task_class_only, or url_target_unknown_fallback (an unknown URL: its domain and the task class are used). Eligibility and ranking are those of the last verdict recompute (every 30 s).",
   body: AlternativesBody,
   response: AlternativesSchema,
   errors: [
@@ -46,7 +46,7 @@ export const whatsNewContract = defineContract({
   title: "What's new in the catalog",
   summary: "Endpoints added to and removed from the catalog since a moment, with poll statistics.",
   description:
-    "Added endpoints were first seen since `since` and are still listed; removed endpoints were delisted since `since` (a complete catalog poll no longer had them). Each list is capped at `limit` (newest first) and `truncated` says whether more existed. The catalog is ingested about every 5 minutes, so polling more often returns identical data. A reference summary in short form reads {added, removed}; the schema names are added_endpoints_count and removed_endpoints_count.",
+    "Added endpoints were first seen since `since` and are still listed; removed endpoints were delisted since `since` (a complete catalog poll no longer had them). Each list is capped at `limit` (newest first) and `truncated` says whether more existed. The catalog is ingested about every 5 minutes, so polling more often returns identical data. A reference summary in short form reads {added, removed}; the schema names are added_endpoints_count and removed_endpoints_count. current_active_endpoints and current_active_services are counted by the last verdict recompute (every 30 s).",
   body: WhatsNewBody,
   bodyOptional: true,
   response: WhatsNewSchema,
