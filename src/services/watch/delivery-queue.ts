@@ -19,9 +19,16 @@ export interface ClaimedDelivery {
  * are skipped, not waited for; a lease left by a process that died expires and the delivery is
  * claimed again, with the same webhook-id. Per watch, alerts go out in the order they were
  * raised: only a watch's oldest pending delivery is eligible, so "cleared" never overtakes the
- * "fired" it follows.
+ * "fired" it follows. First attempts go before retries (a receiver that failed, perhaps by
+ * hanging, waits behind the ones that have not), and `firstAttemptsOnly` leaves retries out.
  */
-export async function claimDelivery(db: Kysely<Database>, owner: string, now: Date, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+export async function claimDelivery(
+  db: Kysely<Database>,
+  owner: string,
+  now: Date,
+  leaseMs: number,
+  opts: { firstAttemptsOnly?: boolean } = {},
+): Promise<ClaimedDelivery | undefined> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const { rows } = await sql<{ id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer }>`
     update webhook_deliveries as d
@@ -34,12 +41,13 @@ export async function claimDelivery(db: Kysely<Database>, owner: string, now: Da
         where p.status = 'pending'
           and p.next_attempt_at <= ${now}
           and (p.lease_until is null or p.lease_until <= ${now})
+          and (${opts.firstAttemptsOnly === true} = false or p.attempts = 0)
           and ${isLive("pw", now)}
           and not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
           )
-        order by p.next_attempt_at, p.created_at, p.id
+        order by p.attempts > 0, p.next_attempt_at, p.created_at, p.id
         limit 1
         for update of p skip locked
       )

@@ -1,6 +1,6 @@
 import type { Agent } from "undici";
 import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
-import { DELIVERY_TIMEOUT_MS } from "./constants.js";
+import { DELIVERY_CONCURRENCY, DELIVERY_TIMEOUT_MS } from "./constants.js";
 import { loopbackOrPublicLookup } from "./webhook-address.js";
 
 /**
@@ -15,7 +15,10 @@ export function createWebhookDispatcher(opts: { allowPrivate: boolean; lookup?: 
     connectTimeoutMs: DELIVERY_TIMEOUT_MS,
     headersTimeoutMs: DELIVERY_TIMEOUT_MS,
     bodyTimeoutMs: DELIVERY_TIMEOUT_MS,
-    connections: 2,
+    // As many connections per receiver host as attempts in flight: an attempt must never wait in
+    // the pool behind a hanging one to the same host (customers share webhook platforms), as its
+    // time-out would run out before it is even sent.
+    connections: DELIVERY_CONCURRENCY,
     ...(opts.allowPrivate ? { lookup: loopbackOrPublicLookup(opts.lookup) } : opts.lookup ? { lookup: opts.lookup } : {}),
   });
 }
