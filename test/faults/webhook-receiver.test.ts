@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DELIVERY_CONCURRENCY, DELIVERY_TIMEOUT_MS } from "../../src/services/watch/constants.js";
+import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { createTestContext, type TestContext } from "../helpers/context.js";
+import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
+import { deliveriesOf, goDown, healthyListing, watchOn } from "../watch/helpers/watch-fixtures.js";
+
+/**
+ * Issue 9, faults: a webhook receiver that hangs cannot stall other deliveries. The hanging
+ * receivers here share a host with a healthy one (several customers on one webhook platform),
+ * or outnumber the alerter's delivery slots. test/watch/delivery-transport.test.ts has the
+ * single hanging receiver.
+ */
+
+let ctx: TestContext;
+let alerter: Alerter;
+const receivers: Receiver[] = [];
+const rx = async () => {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+};
+
+beforeEach(async () => {
+  ctx = await createTestContext({ ALLOW_PRIVATE_WEBHOOKS: "true" });
+  alerter = startAlerter(ctx, { tickMs: 60_000, random: () => 0.5 });
+});
+afterEach(async () => {
+  await alerter.stop();
+  for (const r of receivers.splice(0)) await r.close();
+  await ctx.close();
+});
+
+/** A watch on a fresh healthy listing, delivering to `path` of `receiver`. */
+async function watch(receiver: Receiver, path: string) {
+  const listing = await healthyListing(ctx);
+  return { listing, watch: await watchOn(ctx, receiver, path, listing.url) };
+}
+
+describe("hanging webhook receivers", () => {
+  it("on the same host as a healthy receiver do not hold up its delivery", async () => {
+    const shared = await rx();
+    const hanging = [];
+    for (let i = 0; i < 4; i++) {
+      shared.answer(`/hang-${i}`, () => "hang");
+      hanging.push(await watch(shared, `/hang-${i}`));
+    }
+    const fast = await watch(shared, "/fast");
+    await alerter.runNow();
+    await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
+
+    const started = Date.now();
+    const tick = await alerter.runNow();
+    expect(tick).toMatchObject({ attempted: 5, delivered: 1, retrying: 4 });
+    expect(shared.on("/fast")).toHaveLength(1);
+    expect(shared.on("/fast")[0]!.at - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(DELIVERY_TIMEOUT_MS + 3_000);
+    expect((await deliveriesOf(ctx, fast.watch.watchId))[0]).toMatchObject({ status: "delivered", attempts: 1 });
+  }, 30_000);
+
+  it(`outnumbering the ${DELIVERY_CONCURRENCY} delivery slots delay others by one time-out at most, and not again`, async () => {
+    const hanging = [];
+    for (let i = 0; i < DELIVERY_CONCURRENCY + 2; i++) {
+      const r = await rx();
+      r.answer("/hook", () => "hang");
+      hanging.push(await watch(r, "/hook"));
+    }
+    const healthy = await rx();
+    const fast = await watch(healthy, "/hook");
+    await alerter.runNow();
+    await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
+
+    const started = Date.now();
+    expect(await alerter.runNow()).toMatchObject({ attempted: DELIVERY_CONCURRENCY + 3, delivered: 1, retrying: DELIVERY_CONCURRENCY + 2 });
+    expect(healthy.on("/hook")[0]!.at - started).toBeLessThan(DELIVERY_TIMEOUT_MS + 2_000);
+
+    // The hanging receivers now wait out their backoff; a new alert for the healthy one goes at once.
+    const other = await watch(healthy, "/other");
+    await alerter.runNow();
+    await goDown(ctx, other.listing.id);
+    const again = Date.now();
+    await alerter.runNow();
+    expect(healthy.on("/other")).toHaveLength(1);
+    expect(healthy.on("/other")[0]!.at - again).toBeLessThan(2_000);
+  }, 60_000);
+});
