@@ -85,7 +85,9 @@ function toApiError(err: Error, c: Context<AppEnv>): ApiError {
  * body); a body without one (chunked) goes through bodyLimit, which stops reading at the cap.
  */
 function limitBody(): MiddlewareHandler<AppEnv> {
-  const tooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  // The rest of the body is not read, so the connection cannot be reused: say so, or a keep-alive
+  // client sends its next request on a socket the server is about to drop ("socket hang up").
+  const tooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`, {}, { connection: "close" });
   const streamed = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
