@@ -59,8 +59,9 @@ describe(`the database unavailable mid-request`, () => {
     const payer = chain.payer(0);
     const before = await chain.balanceOf(payer);
     const settledBefore = (await settledPayments()).length;
-    // The gate has verified and claimed the payment; the outage starts at the handler's first read.
-    const wentDown = outage.downOnStatementAbout("listings");
+    // The gate has verified and claimed the payment; the outage starts at the handler's first
+    // read, the listing lookup ("listings" in its text, "listing-rows" as a prepared statement).
+    const wentDown = outage.downOnStatement("listing");
     const res = await chain.payingFetch(0)(`${url}/api/v1/preflight`, preflight());
     await wentDown;
     expect(res.status).toBe(503);
@@ -103,7 +104,7 @@ describe(`the database unavailable mid-request`, () => {
     outage.restore();
     const credit = await body(await chain.payingFetch(3)(`${url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" }));
     expect(credit.balance).toBe(1000);
-    const wentDown = outage.downOnStatementAbout("listings");
+    const wentDown = outage.downOnStatement("listing");
     const res = await fetch(`${url}/api/v1/preflight`, preflight({ "x-credit-id": credit.creditId }));
     await wentDown;
     expect(res.status).toBe(503);

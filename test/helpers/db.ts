@@ -52,6 +52,9 @@ async function buildTemplate(migrated: boolean): Promise<Blob> {
   }
 }
 
+/** The data-dir tarball of a freshly migrated PGlite database (built once per test worker). */
+export const migratedTemplate = (): Promise<Blob> => template(true);
+
 function template(migrated: boolean): Promise<Blob> {
   let t = templates.get(migrated);
   if (!t) {
