@@ -3,7 +3,8 @@ import { DELIVERY_CONCURRENCY, DELIVERY_TIMEOUT_MS } from "../../src/services/wa
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
-import { deliveriesOf, goDown, healthyListing, watchOn } from "../watch/helpers/watch-fixtures.js";
+import { recompute, seedListing, seedProbes } from "../helpers/catalog-fixtures.js";
+import { deliveriesOf, goDown, MINUTE, watchOn } from "../watch/helpers/watch-fixtures.js";
 
 /**
  * Issue 9, faults: a webhook receiver that hangs cannot stall other deliveries. The hanging
@@ -31,21 +32,29 @@ afterEach(async () => {
   await ctx.close();
 });
 
-/** A watch on a fresh healthy listing, delivering to `path` of `receiver`. */
-async function watch(receiver: Receiver, path: string) {
-  const listing = await healthyListing(ctx);
-  return { listing, watch: await watchOn(ctx, receiver, path, listing.url) };
+let n = 0;
+/** Watches on fresh healthy listings (one recompute for all), delivering to `path` of each receiver. */
+async function watches(targets: Array<[Receiver, string]>) {
+  const listings = [];
+  for (const _ of targets) {
+    const url = `https://hook-fault-${++n}.example/api`;
+    const id = await seedListing(ctx, { url, service: `Svc ${n}`, provider: `0x${n}`, price: "0.01" });
+    await seedProbes(ctx, id, [1, 5, 10].map((m) => ({ ago: m * MINUTE, healthy: true })));
+    listings.push({ id, url });
+  }
+  await recompute(ctx);
+  const out = [];
+  for (const [i, [receiver, path]] of targets.entries()) out.push({ listing: listings[i]!, watch: await watchOn(ctx, receiver, path, listings[i]!.url) });
+  return out;
 }
+const watch = async (receiver: Receiver, path: string) => (await watches([[receiver, path]]))[0]!;
+type Watched = Awaited<ReturnType<typeof watch>>;
 
 describe("hanging webhook receivers", () => {
   it("on the same host as a healthy receiver do not hold up its delivery", async () => {
     const shared = await rx();
-    const hanging = [];
-    for (let i = 0; i < 4; i++) {
-      shared.answer(`/hang-${i}`, () => "hang");
-      hanging.push(await watch(shared, `/hang-${i}`));
-    }
-    const fast = await watch(shared, "/fast");
+    for (let i = 0; i < 4; i++) shared.answer(`/hang-${i}`, () => "hang");
+    const [fast, ...hanging] = await watches([[shared, "/fast"], ...[0, 1, 2, 3].map((i): [Receiver, string] => [shared, `/hang-${i}`])]) as [Watched, ...Watched[]];
     await alerter.runNow();
     await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
 
@@ -59,14 +68,14 @@ describe("hanging webhook receivers", () => {
   }, 30_000);
 
   it(`outnumbering the ${DELIVERY_CONCURRENCY} delivery slots delay others by one time-out at most, and not again`, async () => {
-    const hanging = [];
+    const targets: Array<[Receiver, string]> = [];
     for (let i = 0; i < DELIVERY_CONCURRENCY + 2; i++) {
       const r = await rx();
       r.answer("/hook", () => "hang");
-      hanging.push(await watch(r, "/hook"));
+      targets.push([r, "/hook"]);
     }
     const healthy = await rx();
-    const fast = await watch(healthy, "/hook");
+    const [fast, ...hanging] = await watches([[healthy, "/hook"], ...targets]) as [Watched, ...Watched[]];
     await alerter.runNow();
     await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
 
