@@ -36,21 +36,42 @@ export async function verdictGeneration(db: Kysely<Database>): Promise<VerdictGe
   };
 }
 
+/** How long the call that starts a rebuild waits for it before it is answered from the previous value. */
+export const REBUILD_WAIT_MS = 1_000;
+
 /**
- * A value derived from the verdicts, rebuilt when the generation moves on. Concurrent callers
- * share one rebuild; a failed rebuild is not kept.
+ * A value derived from the verdicts, rebuilt when the generation moves on. The call that finds
+ * a new generation starts the rebuild and waits for it up to REBUILD_WAIT_MS; calls meanwhile
+ * get the previous value (it is at most one recompute old), or wait when there is none yet.
+ * Concurrent callers share one rebuild; a failed one is retried by the next call, and the
+ * previous value keeps answering.
  */
-export function perGeneration<T>(db: Kysely<Database>, build: () => Promise<T>) {
-  let current: { generation: number; value: Promise<T> } | undefined;
+export function perGeneration<T>(db: Kysely<Database>, build: () => Promise<T>, waitMs = REBUILD_WAIT_MS) {
+  let ready: { generation: number; value: T } | undefined;
+  let building: { generation: number; promise: Promise<T> } | undefined;
+  const previous = () => ready!.value;
+
   return async (): Promise<T> => {
     const { generation } = await verdictGeneration(db);
-    if (current?.generation !== generation) {
-      const value = build();
-      current = { generation, value };
-      value.catch(() => {
-        if (current?.value === value) current = undefined;
-      });
+    if (ready?.generation === generation) return ready.value;
+    if (building?.generation === generation) return ready ? ready.value : building.promise;
+
+    const promise = build().then((value) => {
+      if (!ready || ready.generation < generation) ready = { generation, value };
+      return value;
+    });
+    building = { generation, promise };
+    void promise.then(
+      () => (building?.promise === promise ? (building = undefined) : undefined),
+      () => (building?.promise === promise ? (building = undefined) : undefined),
+    );
+    if (!ready) return promise;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(previous()), waitMs)));
+    try {
+      return await Promise.race([promise.catch(previous), waited]);
+    } finally {
+      clearTimeout(timer);
     }
-    return current.value;
   };
 }

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bumpVerdictGeneration, perGeneration, verdictGeneration } from "../../src/services/signals/verdict-generation.js";
+import { createTestContext, type TestContext } from "../helpers/context.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx?.close());
+
+const bump = () => bumpVerdictGeneration(ctx.db.db, ctx.clock.now(), { activeEndpoints: 7, activeServices: 3 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("perGeneration", () => {
+  it("builds once per generation, waits for a fast rebuild, and answers from the previous value while a slow one runs", async () => {
+    expect((await verdictGeneration(ctx.db.db)).generation).toBe(0);
+    let builds = 0;
+    let delay = 0;
+    let fail = false;
+    const value = perGeneration(
+      ctx.db.db,
+      async () => {
+        const n = ++builds;
+        await sleep(delay);
+        if (fail) throw new Error("rebuild failed");
+        return n;
+      },
+      100,
+    );
+
+    expect(await Promise.all([value(), value(), value()])).toEqual([1, 1, 1]); // one shared build
+    expect(await value()).toBe(1);
+
+    await bump();
+    expect(await value()).toBe(2); // a fast rebuild is waited for
+
+    await bump();
+    delay = 400;
+    const started = Date.now();
+    expect(await value()).toBe(2); // the slow rebuild is not waited for past 100 ms...
+    expect(Date.now() - started).toBeLessThan(350);
+    expect(await value()).toBe(2); // ...nor started twice
+    await sleep(450);
+    expect(await value()).toBe(3);
+    expect(builds).toBe(3);
+
+    await bump();
+    delay = 0;
+    fail = true;
+    expect(await value()).toBe(3); // a failed rebuild keeps the previous value
+    fail = false;
+    expect(await value()).toBe(5); // and the next call retries
+    expect(await verdictGeneration(ctx.db.db)).toMatchObject({ generation: 3, activeEndpoints: 7, activeServices: 3 });
+  });
+});
