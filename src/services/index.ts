@@ -8,6 +8,7 @@ import { createPaymentLedger } from "./payments/ledger.js";
 import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
 import { createTrialService } from "./trial/index.js";
+import { createWhatsNewService } from "./whats-new/whats-new.js";
 
 /** Every business service, built once from the context's database, clock and config. */
 export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries">) {
@@ -20,6 +21,7 @@ export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, 
     payments: createPaymentLedger(db.db, () => clock.now()),
     reports,
     trial: createTrialService(db.db, clock, reports),
+    whatsNew: createWhatsNewService(db.db, clock),
     /** Releases outbound connection pools. */
     close: () => live.close(),
   };

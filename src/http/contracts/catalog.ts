@@ -46,7 +46,7 @@ export const whatsNewContract = defineContract({
   title: "What's new in the catalog",
   summary: "Endpoints added to and removed from the catalog since a moment, with poll statistics.",
   description:
-    "Added endpoints were first seen since `since` and are still listed; removed endpoints were delisted since `since` (a complete catalog poll no longer had them). Each list is capped at `limit` (newest first) and `truncated` says whether more existed. The catalog is ingested about every 5 minutes, so polling more often returns identical data. A reference summary in short form reads {added, removed}; the schema names are added_endpoints_count and removed_endpoints_count. current_active_endpoints and current_active_services are counted by the last verdict recompute (every 30 s).",
+    "Added endpoints were first seen since `since` and are still listed; removed endpoints were delisted since `since` (a complete catalog poll no longer had them). Each list is capped at `limit` (newest first) and `truncated` says whether more existed. The catalog is ingested about every 5 minutes, so polling more often returns identical data. A reference summary in short form reads {added, removed}; the schema names are added_endpoints_count and removed_endpoints_count. Counts and lists are those of the catalog at the last verdict recompute (every 30 s).",
   body: WhatsNewBody,
   bodyOptional: true,
   response: WhatsNewSchema,

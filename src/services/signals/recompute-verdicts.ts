@@ -63,6 +63,6 @@ export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promis
     .where("listing_id", "in", (eb) => eb.selectFrom("listings").select("id").where("is_active", "=", false))
     .where("flagged_since", "is not", null)
     .execute();
-  await bumpVerdictGeneration(db, now, { activeEndpoints: rows.length, activeServices: new Set(rows.map((r) => r.service_id)).size });
+  await bumpVerdictGeneration(db, now);
   return { listings: rows.length, ms: Math.round(performance.now() - started) };
 }

@@ -3,13 +3,10 @@ import type { Database } from "../../db/schema.js";
 
 const KEY = "verdict_generation";
 
-/** What the last verdict recompute saw of the catalog. */
 export interface VerdictGeneration {
   /** Bumped after every recompute; 0 before the first. */
   generation: number;
   computedAt: string | null;
-  activeEndpoints: number;
-  activeServices: number;
 }
 
 /**
@@ -17,9 +14,8 @@ export interface VerdictGeneration {
  * recompute can change (the alternatives pool, the blacklist) in memory, and read this one row
  * (a primary-key lookup) to know when those are out of date.
  */
-export async function bumpVerdictGeneration(db: Kysely<Database>, now: Date, catalog: { activeEndpoints: number; activeServices: number }): Promise<void> {
-  const value = (generation: ReturnType<typeof sql>) =>
-    sql`jsonb_build_object('generation', ${generation}, 'computedAt', ${now.toISOString()}::text, 'activeEndpoints', ${catalog.activeEndpoints}::int, 'activeServices', ${catalog.activeServices}::int)`;
+export async function bumpVerdictGeneration(db: Kysely<Database>, now: Date): Promise<void> {
+  const value = (generation: ReturnType<typeof sql>) => sql`jsonb_build_object('generation', ${generation}, 'computedAt', ${now.toISOString()}::text)`;
   await sql`
     insert into app_state (key, value, updated_at) values (${KEY}, ${value(sql`1`)}, ${now.toISOString()}::timestamptz)
     on conflict (key) do update set value = ${value(sql`(app_state.value ->> 'generation')::bigint + 1`)}, updated_at = excluded.updated_at`.execute(db);
@@ -31,8 +27,6 @@ export async function verdictGeneration(db: Kysely<Database>): Promise<VerdictGe
   return {
     generation: Number(v.generation ?? 0),
     computedAt: typeof v.computedAt === "string" ? v.computedAt : null,
-    activeEndpoints: Number(v.activeEndpoints ?? 0),
-    activeServices: Number(v.activeServices ?? 0),
   };
 }
 

@@ -1,4 +1,4 @@
-import { WHATS_NEW, whatsNew } from "../../../services/whats-new/whats-new.js";
+import { WHATS_NEW } from "../../../services/whats-new/whats-new.js";
 import { whatsNewContract } from "../../contracts/catalog.js";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
@@ -28,6 +28,6 @@ export const whatsNewRoute = defineRoute({
   handler: async ({ body }, { app }) => {
     const now = app.clock.now();
     const since = body.since ? new Date(body.since) : new Date(now.getTime() - WHATS_NEW.defaultWindowMs);
-    return whatsNew(app.db.db, since, body.limit, now);
+    return app.services.whatsNew.changes(since, body.limit, now);
   },
 });
