@@ -54,5 +54,6 @@ async function startApi({ ctx, rail, lifecycle }: RoleDeps): Promise<void> {
   lifecycle.add("dataset scheduler", () => datasets.stop());
   const server = await listen(app, config.host, config.port);
   lifecycle.add("http", () => server.close());
+  ctx.services.warm().catch((err: unknown) => log.warn({ err }, "warming the catalog products failed; the first calls will build them"));
   log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");
 }

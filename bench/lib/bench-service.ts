@@ -46,6 +46,7 @@ export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: {
   const ctx: AppContext = { config, db, clock, log, metrics: new Registry(), readiness, services: createServices(db, clock, config) };
   await recomputeSnapshots(ctx);
   const verdicts = await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+  await ctx.services.warm();
   console.log(`seeded ${LISTINGS} listings with 7 days of hourly history on ${db.dialect} in ${Math.round((performance.now() - t0) / 1000)} s (verdict recompute ${verdicts.ms} ms)`);
 
   const devnet = await startDevnet({ log });

@@ -48,5 +48,10 @@ export async function seedCatalog(db: Kysely<Database>, o: SeedOptions): Promise
       case when l.id % 50 = 0 then 'error' else 'healthy' end, case when l.id % 50 = 0 then 503 else 402 end,
       (40 + (l.id % 200))::int, l.price_usdc, 2
     from listings l, generate_series(0, 5) k`.execute(db);
+  // Every host was checked for wildcard-402 and SPA fallback yesterday (none is one); the next
+  // checks are a day away, as in a service that has been running.
+  await sql`insert into host_checks (host, wildcard_402_checked_at, spa_fallback_checked_at, next_check_at, updated_at)
+    select distinct host, ${now}::timestamptz - interval '1 day', ${now}::timestamptz - interval '1 day', ${now}::timestamptz + interval '1 day', ${now}::timestamptz
+    from listings`.execute(db);
   await sql`analyze`.execute(db);
 }

@@ -1,11 +1,18 @@
 /**
  * bench:load — 60 s of mixed traffic on the real app over 100,000 catalogued endpoints while
  * the prober works through a 10,000-endpoint loopback fleet (100 hosts, every endpoint once a
- * minute) and verdicts are recomputed every 30 s. Credit-paid preflight runs flat out; the other
- * routes at fixed rates. Prints p50/p99 per route and the error count (target 0), then last the
- * ratio of preflight throughput under load to preflight throughput alone, measured first in the
- * same run (target >= 0.7).
+ * minute) and recomputes verdicts every 30 s. On PostgreSQL the prober is its own process
+ * (`ROLE=prober`, the deployment shape of the README); PGlite cannot be shared, so there it runs
+ * in the API's process. Credit-paid preflight runs flat out; the other routes at fixed rates.
+ * Prints p50/p99 per route and the error count (target 0), then last the ratio of preflight
+ * throughput under load to preflight throughput alone, measured first in the same run
+ * (target >= 0.7).
  */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { preflightBatchRoute } from "../../src/http/routes/preflight/preflight-batch.js";
 import { forensicsRoute } from "../../src/http/routes/preflight/forensics.js";
@@ -42,8 +49,7 @@ const preflight = (seconds: number) =>
 
 const alone = await preflight(ALONE_SECONDS);
 
-const prober = startProber(svc.ctx, { intervalSeconds: PROBE_INTERVAL_SECONDS, allowPrivate: true });
-const verdicts = startVerdicts(svc.ctx);
+const prober = await startBenchProber();
 const probesBefore = await countProbes();
 const [underLoad, trial, batch, forensics, decoys, alternatives] = await Promise.all([
   preflight(SECONDS),
@@ -55,7 +61,6 @@ const [underLoad, trial, batch, forensics, decoys, alternatives] = await Promise
 ]);
 const probed = (await countProbes()) - probesBefore;
 await prober.stop();
-await verdicts.stop();
 fleet.stop();
 const dialect = svc.db.dialect;
 await svc.close();
@@ -69,7 +74,7 @@ const phases = [
   [`catalog/decoys @${RATES.decoys}/s`, decoys],
   [`alternatives @${RATES.alternatives}/s`, alternatives],
 ] as const;
-console.log(`database: ${dialect}; ${SECONDS} s mixed phase; prober: ${probed} probes of the ${FLEET_HOSTS * FLEET_PER_HOST}-endpoint fleet during it (${(probed / SECONDS).toFixed(0)}/s)`);
+console.log(`database: ${dialect}; ${SECONDS} s mixed phase; prober (${prober.shape}): ${probed} probes of the ${FLEET_HOSTS * FLEET_PER_HOST}-endpoint fleet during it (${(probed / SECONDS).toFixed(0)}/s)`);
 for (const [name, r] of phases) console.log(summary(name, r));
 const errors = phases.slice(1).reduce((n, [, r]) => n + r.errors + r.non2xx, 0);
 const ratio = underLoad.requests.average / alone.requests.average;
@@ -79,4 +84,36 @@ console.log(`preflight under load = ${underLoad.requests.average.toFixed(0)} req
 async function countProbes(): Promise<number> {
   const row = await svc.ctx.db.db.selectFrom("probes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The prober role at PROBE_INTERVAL_SECONDS: a process of its own on PostgreSQL, in-process on PGlite. */
+async function startBenchProber(): Promise<{ shape: string; stop(): Promise<void> }> {
+  if (svc.db.url) {
+    const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-prober-"));
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../../src/main.ts", import.meta.url))], {
+      env: {
+        ...process.env,
+        ROLE: "prober",
+        DATABASE_URL: svc.db.url,
+        CATALOG_URLS: "http://127.0.0.1:9/unused", // not demo mode; the prober role does not poll catalogs
+        PROBE_INTERVAL_SECONDS: String(PROBE_INTERVAL_SECONDS),
+        ALLOW_PRIVATE_TARGETS: "true",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    return {
+      shape: "own process",
+      async stop() {
+        child.kill("SIGTERM");
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const prober = startProber(svc.ctx, { intervalSeconds: PROBE_INTERVAL_SECONDS, allowPrivate: true });
+  const verdicts = startVerdicts(svc.ctx);
+  return { shape: "in the API process", stop: async () => void (await prober.stop(), await verdicts.stop()) };
 }

@@ -14,14 +14,24 @@ import { createWhatsNewService } from "./whats-new/whats-new.js";
 export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries">) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const reports = createReportsService(db.db, clock, live);
+  const alternatives = createAlternativesService(db.db);
+  const blacklist = createBlacklistService(db.db, config.maxEntries);
+  const whatsNew = createWhatsNewService(db.db, clock);
   return {
-    alternatives: createAlternativesService(db.db),
-    blacklist: createBlacklistService(db.db, config.maxEntries),
+    alternatives,
+    blacklist,
     credits: createCreditsService(db.db, clock),
     payments: createPaymentLedger(db.db, () => clock.now()),
     reports,
     trial: createTrialService(db.db, clock, reports),
-    whatsNew: createWhatsNewService(db.db, clock),
+    whatsNew,
+    /**
+     * Builds what the catalog products keep per verdict generation (docs/catalog-products.md),
+     * so the first calls after start do not wait for it.
+     */
+    async warm() {
+      await Promise.all([alternatives.warm(), blacklist.warm(), whatsNew.warm()]);
+    },
     /** Releases outbound connection pools. */
     close: () => live.close(),
   };

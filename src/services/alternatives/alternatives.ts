@@ -24,7 +24,11 @@ export interface AlternativesQuery {
  */
 export function createAlternativesService(db: Kysely<Database>) {
   const pool = perGeneration(db, () => CandidatePool.load(db));
-  return { find: (q: AlternativesQuery) => alternatives(db, pool, q) };
+  return {
+    find: (q: AlternativesQuery) => alternatives(db, pool, q),
+    /** Builds the pool of the current generation ahead of the first call. */
+    warm: async () => void (await pool()),
+  };
 }
 
 export type AlternativesService = ReturnType<typeof createAlternativesService>;

@@ -24,6 +24,7 @@ export function createBlacklistService(db: Kysely<Database>, maxEntries: number)
     async decoys(now: Date) {
       return { generated_at: now.toISOString(), ...(await current()) };
     },
+    warm: async () => void (await current()),
   };
 }
 

@@ -17,6 +17,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function createWhatsNewService(db: Kysely<Database>, clock: Clock) {
   const timeline = perGeneration(db, () => CatalogTimeline.load(db, clock.now()));
   return {
+    warm: async () => void (await timeline()),
     async changes(since: Date, limit: number, now: Date) {
       const [t, polls] = await Promise.all([
         timeline(),
