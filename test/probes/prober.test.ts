@@ -156,7 +156,8 @@ describe("leases", () => {
     const seeds = Array.from({ length: 12 }, (_, i) => ({ url: `${server.url}/slow/${i}` }));
     await insertListings(ctx.db.db, seeds);
     const p = startProber(ctx, { tickMs: 3_600_000, intervalSeconds: 600, limits: { concurrency: 2, ratePerSecond: 1_000, burst: 1_000 } });
-    for (let waited = 0; slowStarted === 0 && waited < 5000; waited += 10) await sleep(10);
+    // Both slots of the concurrency limit fill at once; wait for that rather than a fixed time.
+    for (let waited = 0; slowStarted < 2 && waited < 5000; waited += 10) await sleep(10);
     const inFlight = slowStarted;
     expect(inFlight).toBeGreaterThan(0);
     expect(inFlight).toBeLessThanOrEqual(2);
