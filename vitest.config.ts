@@ -3,6 +3,25 @@ import { defineConfig } from "vitest/config";
 const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers: 2 };
 
 /**
+ * Files that never open the test database (the devnet, the demo fleet's servers, pure units,
+ * and the process tests of `npm start`, which runs on its embedded PGlite). The PostgreSQL pass
+ * (TEST_DATABASE_URL set) leaves them out: the PGlite pass already ran them.
+ */
+const databaseFree = [
+  "test/chain/**",
+  "test/demo/**",
+  "test/lib/**",
+  "test/config.test.ts",
+  "test/client/client-unit.test.ts",
+  "test/client/guard-fetch-unit.test.ts",
+  "test/client/contracts.test.ts",
+  "test/probes/endpoint-probe.test.ts",
+  "test/process/start-stop.test.ts",
+  "test/process/guarded-agent.test.ts",
+];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
  * Two projects: the suite, files in parallel; and the process tests, which time `npm start`
  * end to end and so run on their own afterwards (`npm test` runs both), never competing with
  * other files for the two cores.
@@ -10,8 +29,8 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as cons
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**"] } },
-      { test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], fileParallelism: false } },
+      { test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...(onPostgres ? databaseFree : [])] } },
+      { test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: onPostgres ? databaseFree : [], fileParallelism: false } },
     ],
   },
 });
