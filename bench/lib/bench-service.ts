@@ -12,15 +12,14 @@ import { listen, type RunningServer } from "../../src/http/serve.js";
 import { ManualClock, type Clock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
 import { recomputeVerdicts } from "../../src/services/signals/recompute-verdicts.js";
-import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
-import { createTestDb, type TestDb } from "../../test/helpers/db.js";
-import { seedCatalog } from "./seed-catalog.js";
+import type { BenchDb } from "./bench-db.js";
+import { openSeededDb } from "./seeded-db.js";
 
 export interface BenchService {
   ctx: AppContext;
   app: App;
   server: RunningServer;
-  db: TestDb;
+  db: BenchDb;
   devnet: Devnet;
   close(): Promise<void>;
 }
@@ -32,22 +31,22 @@ export const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 export const unpaid = (def: AnyRouteDef, path: string): AnyRouteDef => ({ ...def, id: `${def.id}-bench`, path, price: null, product: undefined });
 
 /**
- * The real app on a loopback port over a freshly seeded database (PGlite, or a new database on
- * BENCH_DATABASE_URL's server), with a bare Hono JSON route as the same-process baseline.
+ * The real app on a loopback port over a seeded database (a PGlite data folder, or a new
+ * database on BENCH_DATABASE_URL's server; see openSeededDb), with a bare Hono JSON route as the
+ * same-process baseline. Without a clock of its own, the service runs on a manual clock at the
+ * time the catalog was seeded for.
  */
 export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: { clock?: Clock } = {}): Promise<BenchService> {
-  const t0 = performance.now();
-  const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolSize: 16 });
+  const seeded = await openSeededDb({ listings: LISTINGS, now: opts.clock?.now(), poolSize: 16 });
+  const db = seeded.db;
   const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn", TRUST_PROXY: "true", CATALOG_URLS: "https://catalog.bench.example/discovery/resources" });
-  const clock = opts.clock ?? new ManualClock(new Date());
-  await seedCatalog(db.db, { listings: LISTINGS, historyHours: 168, now: clock.now() });
+  const clock = opts.clock ?? new ManualClock(seeded.now);
   const readiness = new Readiness();
   readiness.markMigrated();
   const ctx: AppContext = { config, db, clock, log, metrics: new Registry(), readiness, services: createServices(db, clock, config) };
-  await recomputeSnapshots(ctx);
   const verdicts = await recomputeVerdicts(ctx.db.db, ctx.clock.now());
   await ctx.services.warm();
-  console.log(`seeded ${LISTINGS} listings with 7 days of hourly history on ${db.dialect} in ${Math.round((performance.now() - t0) / 1000)} s (verdict recompute ${verdicts.ms} ms)`);
+  console.log(`${LISTINGS} listings with 7 days of hourly history on ${db.label}, ${seeded.origin}; verdict recompute ${verdicts.ms} ms`);
 
   const devnet = await startDevnet({ log });
   const routes = [...productRoutes, ...extraRoutes];

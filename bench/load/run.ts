@@ -23,7 +23,7 @@ import { startProber } from "../../src/workers/prober.js";
 import { startVerdicts } from "../../src/workers/verdicts.js";
 import { benchCredit, randomIp, randomListing, startBenchService, unpaid } from "../lib/bench-service.js";
 import { load, summary } from "../lib/load.js";
-import { seedFleet } from "../prober/bench-db.js";
+import { seedFleet } from "../prober/seed-fleet.js";
 import { spawnFleet } from "../prober/fleet.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);

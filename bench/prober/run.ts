@@ -10,7 +10,8 @@ import { Readiness, type AppContext } from "../../src/context.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
 import { startProber } from "../../src/workers/prober.js";
-import { openBenchDb, seedFleet } from "./bench-db.js";
+import { openBenchDb } from "../lib/bench-db.js";
+import { seedFleet } from "./seed-fleet.js";
 import { fleetAddress, spawnFleet } from "./fleet.js";
 
 /**

@@ -21,7 +21,8 @@ export interface TestDbOptions {
 /** The PostgreSQL server tests run against, if any (TEST_DATABASE_URL). */
 export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
 
-async function admin(url: string, statement: string): Promise<void> {
+/** Runs one statement on a PostgreSQL server (create or drop a database). */
+export async function admin(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -31,7 +32,8 @@ async function admin(url: string, statement: string): Promise<void> {
   }
 }
 
-function withDatabase(url: string, database: string): string {
+/** The same server URL with another database name. */
+export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { asyncCommitCte } from "../../db/async-commit.js";
+import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
@@ -41,6 +42,39 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createCreditsService(db: Kysely<Database>, clock: Clock) {
   const settledPayment = (creditAlias: "credits" | "c") =>
     sql<boolean>`exists (select 1 from payments p where p.id = ${sql.ref(`${creditAlias}.payment_id`)} and p.status = 'settled')`;
+
+  /**
+   * The spends of one event-loop turn, in one statement committed without waiting for the WAL
+   * flush (asyncCommitCte). Each bundle's row is locked once (in id order, so two processes'
+   * batches cannot deadlock) and gives as many calls as its balance allows, as if the calls had
+   * come one after another: the first caller sees the highest remaining balance.
+   */
+  const spendOne = coalesce(async (ids: readonly string[]): Promise<Array<SpentCall | undefined>> => {
+    const now = clock.now();
+    const rows = await executePrepared(db, "credit-spend", sql<SpentCall & { id: string; spent: number }>`
+      with ${asyncCommitCte},
+      wanted as (select id, count(*)::int as n from unnest(${[...ids]}::uuid[]) as t(id) group by id),
+      locked as (
+        select c.id, least(c.balance, w.n) as spent
+        from credits c join wanted w on w.id = c.id
+        where c.balance > 0 and c.expires_at > ${now} and ${settledPayment("c")}
+        order by c.id
+        for update of c
+      )
+      update credits c set balance = c.balance - l.spent, last_used_at = ${now}
+      from locked l, async_commit
+      where c.id = l.id
+      returning c.id::text as id, l.spent as spent, c.balance as balance, c.expires_at as "expiresAt",
+        c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db));
+    const left = new Map(rows.map((r) => [r.id, { row: r, remaining: r.spent }]));
+    return ids.map((id) => {
+      const bundle = left.get(id);
+      if (!bundle || bundle.remaining === 0) return undefined;
+      bundle.remaining -= 1;
+      const { row } = bundle;
+      return { balance: row.balance + bundle.remaining, expiresAt: row.expiresAt, payerAddress: row.payerAddress, paymentNetwork: row.paymentNetwork };
+    });
+  });
 
   const select = () =>
     db
@@ -102,17 +136,7 @@ export function createCreditsService(db: Kysely<Database>, clock: Clock) {
 
     /** Spends one call atomically; undefined when the bundle is unknown, exhausted or expired. */
     async spend(creditId: string): Promise<SpentCall | undefined> {
-      if (!UUID.test(creditId)) return undefined;
-      const now = clock.now();
-      // One statement, committed without waiting for the WAL flush (asyncCommitCte): concurrent
-      // spends of one bundle queue on its row lock, and a flush per spend would serialise them.
-      const [spent] = await executePrepared(db, "credit-spend", sql<SpentCall>`
-        with ${asyncCommitCte}
-        update credits c set balance = c.balance - 1, last_used_at = ${now}
-        from async_commit
-        where c.id = ${creditId} and c.balance > 0 and c.expires_at > ${now} and ${settledPayment("c")}
-        returning c.balance as balance, c.expires_at as "expiresAt", c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db));
-      return spent;
+      return UUID.test(creditId) ? spendOne(creditId.toLowerCase()) : undefined;
     },
 
     /** Gives back a call whose answer failed. */

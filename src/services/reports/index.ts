@@ -7,7 +7,7 @@ import { batchEnvelope } from "./batch-report.js";
 import { forensicsReport } from "./forensics-report.js";
 import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
-import { resolveSubjects } from "./subjects.js";
+import { createListingLookup, resolveSubjects } from "./subjects.js";
 
 /** Database budgets of spec 8. */
 export const BATCH_DB_BUDGET_MS = 15_000;
@@ -20,7 +20,8 @@ export function createReportsService(
   live: LiveProber,
   budgets: { batchMs: number; singleMs: number } = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
 ) {
-  const subjects = (urls: readonly string[]) => resolveSubjects(db, live, urls, clock.now());
+  const lookup = createListingLookup(db);
+  const subjects = (urls: readonly string[]) => resolveSubjects(lookup, live, urls, clock.now());
   return {
     async preflight(url: string) {
       const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([url]));

@@ -1,4 +1,5 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
@@ -45,31 +46,37 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
   };
 }
 
-const listingRowsSql = new Map<number, string>();
+/**
+ * Listing rows by normalized URL (undefined: not catalogued). Concurrent lookups share one
+ * indexed statement per event-loop turn (coalesce); an active listing wins over an inactive
+ * one, then the most recently seen. The SQL takes the URLs as one array, so it is one text
+ * (one prepared statement) whatever the count.
+ */
+export type ListingLookup = (urlNormalized: string) => Promise<ListingRow | undefined>;
 
-/** The lookup of up to a batch of URLs; its SQL is built once per list length, not per call. */
-function listingRowsQuery(db: Kysely<Database>, urls: string[]): CompiledQuery<ListingRow> {
-  let text = listingRowsSql.get(urls.length);
-  if (text === undefined) {
-    text = selectListingRows(db).where("l.url_normalized", "in", urls).orderBy("l.is_active", "asc").orderBy("l.last_seen_at", "asc").compile().sql;
-    listingRowsSql.set(urls.length, text);
-  }
-  return CompiledQuery.raw(text, urls) as CompiledQuery<ListingRow>;
+export function createListingLookup(db: Kysely<Database>): ListingLookup {
+  const text = selectListingRows(db)
+    .where(sql<boolean>`l.url_normalized = any(${sql.val([])}::text[])`)
+    .orderBy("l.is_active", "asc")
+    .orderBy("l.last_seen_at", "asc")
+    .compile().sql;
+  return coalesce(async (urls: readonly string[]) => {
+    const distinct = [...new Set(urls)];
+    const rows = await executePrepared(db, "listing-rows", CompiledQuery.raw(text, [distinct]) as CompiledQuery<ListingRow>);
+    // Later rows win.
+    const byUrl = new Map(rows.map((r) => [r.url_normalized, r]));
+    return urls.map((u) => byUrl.get(u));
+  });
 }
 
 /**
- * The subjects for a list of URLs: one indexed query for the catalogued ones (an active listing
- * wins over an inactive one), a live probe for each unknown one.
+ * The subjects for a list of URLs: the catalogued ones from the listing lookup (the URLs of one
+ * call share its statement), a live probe for each unknown one.
  */
-export async function resolveSubjects(db: Kysely<Database>, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
-  const normalized = urls.map(normalizeUrl);
-  const distinct = [...new Set(normalized)];
-  const rows = distinct.length ? await executePrepared(db, "listing-rows", listingRowsQuery(db, distinct)) : [];
-  // Later rows win: active over inactive, then the most recently seen.
-  const byUrl = new Map(rows.map((r) => [r.url_normalized, r]));
+export async function resolveSubjects(lookup: ListingLookup, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
   return Promise.all(
-    normalized.map(async (url) => {
-      const row = byUrl.get(url);
+    urls.map(normalizeUrl).map(async (url) => {
+      const row = await lookup(url);
       return row ? subjectOf(row) : unknownSubject(url, await live.observe(url, now));
     }),
   );
