@@ -275,6 +275,8 @@ export interface TrialCountersTable {
   scope: TrialScope;
   key: string;
   count: Generated<number>;
+  /** Calls granted by the last statement that counted this row (see createTrialQuota). */
+  granted: Generated<number>;
 }
 
 export interface TrialCacheTable {

@@ -282,6 +282,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     scope: "string not null",
     key: "string not null",
     count: "number not null",
+    granted: "number not null",
   },
   watch_signal_state: {
     watch_id: "string not null",

@@ -1,19 +1,38 @@
 import { sql, type Kysely } from "kysely";
 import { asyncCommitCte } from "../../db/async-commit.js";
+import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { TRIAL } from "../signals/constants.js";
 
+interface Stored {
+  urlNormalized: string;
+  report: PreflightReport;
+  at: Date;
+}
+
 /**
  * Trial answers are kept 300 s per URL (spec 8), in the database so API processes share them;
- * consumeTrialCall reads them in the statement that counts the call.
+ * the trial quota statement reads them while it counts the call. The answers of one event-loop
+ * turn are written by one statement (the last one per URL wins), rows in URL order so that
+ * concurrent statements cannot deadlock.
  */
-export async function storeTrialReport(db: Kysely<Database>, urlNormalized: string, report: PreflightReport, now: Date): Promise<void> {
-  const expires = new Date(now.getTime() + TRIAL.cacheSeconds * 1000);
-  await executePrepared(db, "trial-cache-store", sql`
-    with ${asyncCommitCte}
-    insert into trial_cache (url_normalized, report, created_at, expires_at)
-    select ${urlNormalized}, ${JSON.stringify(report)}::jsonb, ${now.toISOString()}::timestamptz, ${expires.toISOString()}::timestamptz from async_commit
-    on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at`.compile(db));
+export function createTrialCacheStore(db: Kysely<Database>): (urlNormalized: string, report: PreflightReport, now: Date) => Promise<void> {
+  const store = coalesce<Stored, void>(async (entries) => {
+    const column = <T>(f: (e: Stored) => T) => entries.map(f);
+    await executePrepared(db, "trial-cache-store", sql`
+      with ${asyncCommitCte},
+      given as (
+        select distinct on (url) url, report, at
+        from unnest(${column((e) => e.urlNormalized)}::text[], ${column((e) => JSON.stringify(e.report))}::text[], ${column((e) => e.at.toISOString())}::text[])
+          with ordinality as t(url, report, at, ord)
+        order by url, ord desc
+      )
+      insert into trial_cache (url_normalized, report, created_at, expires_at)
+      select url, report::jsonb, at::timestamptz, at::timestamptz + make_interval(secs => ${TRIAL.cacheSeconds}) from given, async_commit order by url
+      on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at`.compile(db));
+    return entries.map(() => undefined);
+  });
+  return (urlNormalized, report, now) => store({ urlNormalized, report, at: now });
 }

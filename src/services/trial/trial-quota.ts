@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { coalesce } from "../../db/coalesce.js";
 import { asyncCommitCte } from "../../db/async-commit.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
@@ -29,38 +30,70 @@ export class TrialLimitExceeded extends ApiError {
   }
 }
 
+export interface TrialCall {
+  ip: string;
+  host: string;
+  urlNormalized: string;
+}
+
+type Counted = { ord: string; ip_ok: boolean; host_ok: boolean; report: PreflightReport | null };
+
 /**
- * Counts one trial call against the caller's IP and the target host for today (UTC), in the
- * database so every API process agrees, and reads the URL's cached answer, in one statement.
+ * Counts trial calls against the caller's IP and the target host for their UTC day, in the
+ * database so every API process agrees, and reads each URL's cached answer. The calls of one
+ * event-loop turn share one statement (coalesce) and are judged as if they had come one after
+ * another in call order.
  *
- * Each counter moves only while it is under its limit (the conflict update re-checks the locked
- * row, so concurrent calls cannot overshoot). The host is counted only if the IP was: a call
- * refused for the IP's limit never touches the host's count, so one client cannot use up a
- * host's trial for everyone. A call refused for the host's limit still counts against the IP
- * that made it.
+ * Each counter moves only up to its limit: the statement groups a turn's calls by key, raises
+ * each counter by what it can grant (the conflict update re-checks the locked row, so concurrent
+ * statements cannot overshoot) and records the grant in `granted`, which RETURNING reports; the
+ * first calls of that key get it. The host is counted only for calls the IP limit let through:
+ * a call refused for the IP's limit never touches the host's count, so one client cannot use up
+ * a host's trial for everyone. A call refused for the host's limit still counts against its IP.
+ * Rows are locked IPs first, then hosts, each in key order, so concurrent statements (other
+ * turns, other processes) cannot deadlock.
  */
-export async function consumeTrialCall(
-  db: Kysely<Database>,
-  who: { ip: string; host: string; urlNormalized: string },
-  now: Date,
-): Promise<PreflightReport | undefined> {
-  const day = now.toISOString().slice(0, 10);
-  const [r] = await executePrepared(db, "trial-call", sql<{ ip_ok: boolean; host_ok: boolean; report: PreflightReport | null }>`
-    with ${asyncCommitCte},
-    ip as (
-      insert into trial_counters (day, scope, key, count) values (${day}, 'ip', ${who.ip}, 1)
-      on conflict (day, scope, key) do update set count = trial_counters.count + 1 where trial_counters.count < ${TRIAL.perIpPerDay}
-      returning 1
-    ),
-    host as (
-      insert into trial_counters (day, scope, key, count) select ${day}, 'host', ${who.host}, 1 where exists (select 1 from ip)
-      on conflict (day, scope, key) do update set count = trial_counters.count + 1 where trial_counters.count < ${TRIAL.perHostPerDay}
-      returning 1
-    )
-    select exists (select 1 from ip) as ip_ok, exists (select 1 from host) as host_ok,
-      (select report from trial_cache where url_normalized = ${who.urlNormalized} and expires_at > ${now.toISOString()}::timestamptz) as report
-    from async_commit`.compile(db));
-  if (!r!.ip_ok) throw new TrialLimitExceeded("ip", TRIAL.perIpPerDay, now);
-  if (!r!.host_ok) throw new TrialLimitExceeded("host", TRIAL.perHostPerDay, now);
-  return r!.report ?? undefined;
+export function createTrialQuota(db: Kysely<Database>): (call: TrialCall, now: Date) => Promise<PreflightReport | undefined> {
+  const counted = (scope: "ip" | "host", want: string, limit: number) => sql`
+    insert into trial_counters as c (day, scope, key, count, granted)
+    select day, ${scope}, key, n, n from ${sql.table(want)}, async_commit order by day, key
+    on conflict (day, scope, key) do update
+      set count = least(c.count + excluded.granted, ${limit}), granted = least(c.count + excluded.granted, ${limit}) - c.count
+      where c.count < ${limit}
+    returning c.day, c.key, c.granted`;
+
+  const consume = coalesce<TrialCall & { at: Date }, PreflightReport | undefined>(async (calls) => {
+    const column = <T>(f: (c: TrialCall & { at: Date }) => T) => calls.map(f);
+    const rows = await executePrepared(db, "trial-calls", sql<Counted>`
+      with ${asyncCommitCte},
+      req as (
+        select ord, day::date as day, ip, host, url, at::timestamptz as at
+        from unnest(${column((c) => c.at.toISOString().slice(0, 10))}::text[], ${column((c) => c.ip)}::text[], ${column((c) => c.host)}::text[],
+          ${column((c) => c.urlNormalized)}::text[], ${column((c) => c.at.toISOString())}::text[]) with ordinality as t(day, ip, host, url, at, ord)
+      ),
+      ip_want as (select day, ip as key, least(count(*), ${TRIAL.perIpPerDay})::int as n from req group by day, ip),
+      ip_counted as (${counted("ip", "ip_want", TRIAL.perIpPerDay)}),
+      ip_ok as (
+        select r.ord, r.day, r.host from (select req.*, row_number() over (partition by day, ip order by ord) as nth from req) r
+        join ip_counted g on g.day = r.day and g.key = r.ip where r.nth <= g.granted
+      ),
+      host_want as (select day, host as key, least(count(*), ${TRIAL.perHostPerDay})::int as n from ip_ok group by day, host),
+      host_counted as (${counted("host", "host_want", TRIAL.perHostPerDay)}),
+      host_ok as (
+        select r.ord from (select ip_ok.*, row_number() over (partition by day, host order by ord) as nth from ip_ok) r
+        join host_counted g on g.day = r.day and g.key = r.host where r.nth <= g.granted
+      )
+      select req.ord, exists (select 1 from ip_ok where ip_ok.ord = req.ord) as ip_ok, exists (select 1 from host_ok where host_ok.ord = req.ord) as host_ok,
+        (select report from trial_cache tc where tc.url_normalized = req.url and tc.expires_at > req.at) as report
+      from req`.compile(db));
+    const byOrd: Counted[] = [];
+    for (const r of rows) byOrd[Number(r.ord) - 1] = r;
+    return calls.map((call, i) => {
+      const r = byOrd[i]!;
+      if (!r.ip_ok) return new TrialLimitExceeded("ip", TRIAL.perIpPerDay, call.at);
+      if (!r.host_ok) return new TrialLimitExceeded("host", TRIAL.perHostPerDay, call.at);
+      return r.report ?? undefined;
+    });
+  });
+  return (call, now) => consume({ ...call, at: now });
 }

@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TRIAL } from "../../src/services/signals/constants.js";
+import { createTrialCacheStore } from "../../src/services/trial/trial-cache.js";
+import { createTrialQuota, TrialLimitExceeded, type TrialCall } from "../../src/services/trial/trial-quota.js";
+import { createTestDb, type TestDb } from "../helpers/db.js";
+
+const NOON = new Date("2026-11-22T12:00:00.000Z");
+
+/** The trial quota's statement serves every call of one event-loop turn; these calls all share one. */
+describe("trial calls coalesced per event-loop turn", () => {
+  let db: TestDb;
+  beforeEach(async () => {
+    db = await createTestDb();
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  const call = (ip: string, host: string, path = "/x"): TrialCall => ({ ip, host, urlNormalized: `https://${host}${path}` });
+  /** "ok", "ip" or "host" per call, in call order. */
+  const outcomes = (results: PromiseSettledResult<unknown>[]) =>
+    results.map((r) => (r.status === "fulfilled" ? "ok" : r.reason instanceof TrialLimitExceeded ? (r.reason.extra as { scope: string }).scope : String(r.reason)));
+  const counts = async (scope: "ip" | "host") =>
+    Object.fromEntries(
+      (await db.db.selectFrom("trial_counters").select(["key", "count"]).where("scope", "=", scope).where("count", ">", 0).execute()).map((r) => [r.key, r.count]),
+    );
+
+  it("grants an IP's first ten calls of a turn and never counts the refused ones against their hosts", async () => {
+    const consume = createTrialQuota(db.db);
+    const results = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => consume(call("192.0.2.1", `h${i}.example`), NOON)));
+    expect(outcomes(results)).toEqual([...Array(10).fill("ok"), ...Array(5).fill("ip")]);
+    expect(await counts("ip")).toEqual({ "192.0.2.1": TRIAL.perIpPerDay });
+    expect(Object.keys(await counts("host")).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `h${i}.example`).sort());
+  });
+
+  it("grants a host's first fifty calls of a turn; the refused calls still count against their IPs", async () => {
+    const consume = createTrialQuota(db.db);
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => consume(call(`198.51.100.${i}`, "busy.example"), NOON)));
+    expect(outcomes(results)).toEqual([...Array(50).fill("ok"), ...Array(10).fill("host")]);
+    expect(await counts("host")).toEqual({ "busy.example": TRIAL.perHostPerDay });
+    expect(Object.keys(await counts("ip"))).toHaveLength(60);
+  });
+
+  it("continues from the counts earlier turns left, both limits in one turn", async () => {
+    const consume = createTrialQuota(db.db);
+    await Promise.all(Array.from({ length: 45 }, (_, i) => consume(call(`203.0.113.${i}`, "nearly.example"), NOON)));
+    await Promise.all(Array.from({ length: 4 }, () => consume(call("192.0.2.9", "other.example"), NOON)));
+    // 192.0.2.9 has 6 left; nearly.example has 5 left.
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => consume(call("192.0.2.9", "nearly.example"), NOON)));
+    expect(outcomes(results)).toEqual(["ok", "ok", "ok", "ok", "ok", "host", "ip", "ip"]);
+    expect((await counts("ip"))["192.0.2.9"]).toBe(10);
+    expect((await counts("host"))["nearly.example"]).toBe(50);
+  });
+
+  it("counts calls of one turn on either side of UTC midnight on their own days", async () => {
+    const consume = createTrialQuota(db.db);
+    const before = new Date("2026-11-22T23:59:59.900Z");
+    const after = new Date("2026-11-23T00:00:00.100Z");
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 10 }, () => consume(call("192.0.2.7", "a.example"), before)),
+      ...Array.from({ length: 3 }, () => consume(call("192.0.2.7", "a.example"), after)),
+    ]);
+    expect(outcomes(results)).toEqual(Array(13).fill("ok"));
+    const days = await db.db.selectFrom("trial_counters").select(["day", "count"]).where("scope", "=", "ip").orderBy("day").execute();
+    expect(days.map((d) => d.count)).toEqual([10, 3]);
+  });
+
+  it("two API processes counting the same IPs and hosts in opposite orders agree exactly", async () => {
+    const [one, two] = [createTrialQuota(db.db), createTrialQuota(db.db)];
+    const ips = Array.from({ length: 6 }, (_, i) => `192.0.2.${100 + i}`);
+    const hosts = ["p.example", "q.example", "r.example"];
+    const calls = Array.from({ length: 120 }, (_, i) => [call(ips[i % 6]!, hosts[i % 3]!), call(ips[5 - (i % 6)]!, hosts[2 - (i % 3)]!)] as const);
+    const results = await Promise.allSettled(calls.flatMap(([a, b]) => [one(a, NOON), two(b, NOON)]));
+    const o = outcomes(results);
+    expect(o.every((x) => x === "ok" || x === "ip" || x === "host")).toBe(true);
+    // Six IPs of ten calls each: sixty pass the IP limit, within three hosts' 150.
+    expect(o.filter((x) => x === "ok")).toHaveLength(60);
+    expect(Object.values(await counts("ip"))).toEqual(Array(6).fill(10));
+    expect(Object.values(await counts("host")).reduce((a, b) => a + b, 0)).toBe(60);
+  });
+
+  it("stores the answers of one turn in one statement, the last one per URL winning, and reads them back", async () => {
+    const consume = createTrialQuota(db.db);
+    const store = createTrialCacheStore(db.db);
+    const report = (n: number) => ({ ok: true, n }) as never;
+    await Promise.all([store("https://c.example/x", report(1), NOON), store("https://d.example/x", report(2), NOON), store("https://c.example/x", report(3), NOON)]);
+    expect(await consume(call("192.0.2.50", "c.example"), NOON)).toEqual({ ok: true, n: 3 });
+    expect(await consume(call("192.0.2.50", "d.example"), NOON)).toEqual({ ok: true, n: 2 });
+    expect(await consume(call("192.0.2.50", "c.example"), new Date(NOON.getTime() + TRIAL.cacheSeconds * 1000))).toBeUndefined();
+  });
+});
