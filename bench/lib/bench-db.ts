@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
+import pg from "pg";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { admin, withDatabase } from "../../test/helpers/db.js";
@@ -15,6 +16,8 @@ export interface BenchDbOptions {
   poolSize?: number;
   /** PGlite only: use this data folder (close() leaves it) instead of a temporary one (close() deletes it). */
   dataDir?: string;
+  /** PostgreSQL only: create the database as a copy of this one (CREATE DATABASE ... TEMPLATE). */
+  template?: string;
 }
 
 /**
@@ -37,7 +40,7 @@ export async function openBenchDb(serverUrl: string | undefined, opts: BenchDbOp
     };
   }
   const name = `lookout_bench_${randomBytes(4).toString("hex")}`;
-  await admin(serverUrl, `create database ${name}`);
+  await admin(serverUrl, `create database ${name}${opts.template ? ` template ${opts.template}` : ""}`);
   const url = withDatabase(serverUrl, name);
   const h = await openDatabase({ databaseUrl: url, poolSize: opts.poolSize ?? 10 });
   await migrate(h.db);
@@ -51,4 +54,15 @@ export async function openBenchDb(serverUrl: string | undefined, opts: BenchDbOp
       await admin(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/** Whether the PostgreSQL server at serverUrl has a database of this name. */
+export async function databaseExists(serverUrl: string, name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
 }

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ManualClock } from "../../src/lib/clock.js";
 import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
-import { openBenchDb, type BenchDb } from "./bench-db.js";
+import { openDatabase, type DbHandle } from "../../src/db/client.js";
+import { migrate } from "../../src/db/migrate.js";
+import { admin, withDatabase } from "../../test/helpers/db.js";
+import { databaseExists, openBenchDb, type BenchDb } from "./bench-db.js";
 import { seedCatalog } from "./seed-catalog.js";
 
 export interface SeededDb {
@@ -24,25 +27,31 @@ const CACHE = join(root, ".bench-cache");
  * A database holding `listings` catalogued endpoints with 7 days of hourly history and fresh
  * snapshots (verdicts are left to the caller, which times them).
  *
- * On PostgreSQL (BENCH_DATABASE_URL) or when the caller fixes `now` (benchmarks on the system
- * clock), the catalog is seeded into a new database. Otherwise, on PGlite, seeding 100,000
- * listings x 168 hours takes well over ten minutes in WebAssembly, so the seeded data folder is
- * kept in .bench-cache, keyed by the listing count and the code that shapes the data (the seed
- * and the snapshot SQL), and each run works on a copy of it: every run starts from the same
- * bytes and none sees another's writes. Opening the copy applies any migration newer than the
- * folder, as on a service's own data folder after an upgrade.
+ * Seeding 100,000 listings x 168 hours takes about 7 minutes on PostgreSQL and over 15 in
+ * PGlite's WebAssembly, so a seeded database is kept between runs, keyed by the listing count
+ * and the code that shapes the data (the seed and the snapshot SQL): on PostgreSQL
+ * (BENCH_DATABASE_URL) as a template database `lookout_bench_seed_<listings>_<key>` that each
+ * run copies with CREATE DATABASE ... TEMPLATE; on PGlite as a data folder in .bench-cache that
+ * each run copies. Every run starts from the same bytes and none sees another's writes; opening
+ * the copy applies any migration newer than the seed, as a service's own database gets after an
+ * upgrade. Drop the template or delete the folder to seed again. A caller that fixes `now`
+ * (a benchmark on the system clock) gets a freshly seeded database instead.
  */
 export async function openSeededDb(o: { listings: number; now?: Date; poolSize?: number }): Promise<SeededDb> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (serverUrl || o.now) {
-    const now = o.now ?? new Date();
+  const t0 = performance.now();
+  if (o.now) {
     const db = await openBenchDb(serverUrl, { poolSize: o.poolSize });
-    const t0 = performance.now();
-    await seed(db, o.listings, now);
-    return { db, now, origin: `seeded in ${seconds(t0)} s` };
+    await seed(db, o.listings, o.now);
+    return { db, now: o.now, origin: `seeded in ${seconds(t0)} s` };
+  }
+  if (serverUrl) {
+    const template = await pgTemplate(serverUrl, o.listings);
+    const db = await openBenchDb(serverUrl, { poolSize: o.poolSize, template });
+    const row = await db.db.selectFrom("app_state").select("value").where("key", "=", SEED_KEY).executeTakeFirstOrThrow();
+    return { db, now: new Date((row.value as { now: string }).now), origin: `copied from template database ${template} in ${seconds(t0)} s` };
   }
   const cached = join(CACHE, `pglite-${o.listings}-${seedKey()}`);
-  const t0 = performance.now();
   if (!existsSync(join(cached, "seed.json"))) await buildCache(cached, o.listings);
   const { now } = JSON.parse(readFileSync(join(cached, "seed.json"), "utf8")) as { now: string };
   const copy = mkdtempSync(join(tmpdir(), "lookout-bench-"));
@@ -55,9 +64,36 @@ export async function openSeededDb(o: { listings: number; now?: Date; poolSize?:
   return { db: { ...db, close }, now: new Date(now), origin: `copied from ${cached} in ${seconds(t0)} s` };
 }
 
-async function seed(db: BenchDb, listings: number, now: Date): Promise<void> {
+async function seed(db: DbHandle, listings: number, now: Date): Promise<void> {
   await seedCatalog(db.db, { listings, historyHours: 168, now });
   await recomputeSnapshots({ db, clock: new ManualClock(now) });
+}
+
+const SEED_KEY = "bench_seed";
+
+/** The template database for this seed, seeded first if the server has none. */
+async function pgTemplate(serverUrl: string, listings: number): Promise<string> {
+  const name = `lookout_bench_seed_${listings}_${seedKey()}`;
+  if (await databaseExists(serverUrl, name)) return name;
+  const building = `${name}_building_${process.pid}`;
+  console.log(`seeding ${listings} listings into template database ${name} (once; later runs copy it)`);
+  const t0 = performance.now();
+  await admin(serverUrl, `create database ${building}`);
+  const h = await openDatabase({ databaseUrl: withDatabase(serverUrl, building), poolSize: 2 });
+  const now = new Date();
+  try {
+    await migrate(h.db);
+    await seed(h, listings, now);
+    await h.db.insertInto("app_state").values({ key: SEED_KEY, value: JSON.stringify({ now: now.toISOString(), listings }), updated_at: now }).execute();
+  } catch (err) {
+    await h.close();
+    await admin(serverUrl, `drop database if exists ${building} with (force)`);
+    throw err;
+  }
+  await h.close();
+  await admin(serverUrl, `alter database ${building} rename to ${name}`);
+  console.log(`seeded in ${seconds(t0)} s`);
+  return name;
 }
 
 async function buildCache(cached: string, listings: number): Promise<void> {
