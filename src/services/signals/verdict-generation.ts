@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { coalesce } from "../../db/coalesce.js";
 import type { Database } from "../../db/schema.js";
 
 const KEY = "verdict_generation";
@@ -30,6 +31,25 @@ export async function verdictGeneration(db: Kysely<Database>): Promise<VerdictGe
   };
 }
 
+const generationReads = new WeakMap<Kysely<Database>, () => Promise<VerdictGeneration>>();
+
+/**
+ * verdictGeneration for the catalog products' calls: the calls of one event-loop turn, whatever
+ * the product, share one read (coalesce), so a burst of calls costs one primary-key lookup.
+ */
+function sharedGenerationRead(db: Kysely<Database>): () => Promise<VerdictGeneration> {
+  let read = generationReads.get(db);
+  if (!read) {
+    const load = coalesce<true, VerdictGeneration>(async (keys) => {
+      const current = await verdictGeneration(db);
+      return keys.map(() => current);
+    });
+    read = () => load(true);
+    generationReads.set(db, read);
+  }
+  return read;
+}
+
 /** How long the call that starts a rebuild waits for it before it is answered from the previous value. */
 export const REBUILD_WAIT_MS = 1_000;
 
@@ -41,12 +61,13 @@ export const REBUILD_WAIT_MS = 1_000;
  * previous value keeps answering.
  */
 export function perGeneration<T>(db: Kysely<Database>, build: () => Promise<T>, waitMs = REBUILD_WAIT_MS) {
+  const currentGeneration = sharedGenerationRead(db);
   let ready: { generation: number; value: T } | undefined;
   let building: { generation: number; promise: Promise<T> } | undefined;
   const previous = () => ready!.value;
 
   return async (): Promise<T> => {
-    const { generation } = await verdictGeneration(db);
+    const { generation } = await currentGeneration();
     if (ready?.generation === generation) return ready.value;
     if (building?.generation === generation) return ready ? ready.value : building.promise;
 
