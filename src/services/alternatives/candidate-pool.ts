@@ -4,6 +4,18 @@ import type { Database } from "../../db/schema.js";
 /** similar_price: within this factor of the target's price, either way. */
 export const SIMILAR_PRICE_FACTOR = 3;
 
+/** One eligible candidate, as the pool is built from. */
+export interface CandidateRow {
+  id: number | string;
+  service_id: string;
+  provider_id: string | null;
+  domain: string | null;
+  category: string | null;
+  /** Lower-cased. */
+  tags: string[] | null;
+  price: number | null;
+}
+
 /** What a target matches candidates on; null keys match nothing. */
 export interface MatchKeys {
   excludeId: number;
@@ -24,6 +36,35 @@ export interface PoolMatch {
 }
 
 const NONE = -1;
+const EMPTY = new Int32Array(0);
+
+function* range(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
+}
+
+/** Two ascending position lists as one, without repeats. */
+function* merged(a: Int32Array, b: Int32Array): Generator<number> {
+  let x = 0;
+  let y = 0;
+  while (x < a.length || y < b.length) {
+    const next = y >= b.length || (x < a.length && a[x]! <= b[y]!) ? a[x++]! : b[y++]!;
+    if (x < a.length && a[x] === next) x++;
+    if (y < b.length && b[y] === next) y++;
+    yield next;
+  }
+}
+
+/** How many entries of an ascending array are below v (or at or below it, when inclusive). */
+function countBelow(sorted: Float64Array, v: number, inclusive: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < v || (inclusive && sorted[mid] === v)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
  * Every eligible alternative of the catalog, held in typed arrays in ranking order (7-day uptime,
@@ -46,7 +87,17 @@ export class CandidatePool {
     private readonly tags: Int32Array,
     private readonly price: Float64Array,
     private readonly keys: Map<string, number>,
-  ) {}
+    /** Positions (ascending, so in ranking order) of the candidates carrying each key. */
+    private readonly postings: Map<number, Int32Array>,
+    /** Candidate prices sorted ascending (NaN left out), to count a price range by binary search. */
+    private readonly sortedPrices: Float64Array,
+  ) {
+    this.seen = new Int32Array(ids.length);
+  }
+
+  /** seen[i] === stamp: candidate i was counted by the current match() call. */
+  private readonly seen: Int32Array;
+  private stamp = 0;
 
   get size(): number {
     return this.ids.length;
@@ -71,7 +122,11 @@ export class CandidatePool {
       .orderBy("l.url_normalized")
       .orderBy("l.id")
       .execute();
+    return CandidatePool.fromRows(rows);
+  }
 
+  /** A pool of these candidates, given in ranking order. */
+  static fromRows(rows: readonly CandidateRow[]): CandidatePool {
     const keys = new Map<string, number>();
     const key = (kind: string, v: string | null) => {
       if (v === null) return NONE;
@@ -99,9 +154,32 @@ export class CandidatePool {
       price[i] = r.price ?? Number.NaN;
     });
     tagStart[n] = tagList.length;
-    return new CandidatePool(ids, service, provider, domain, category, categoryLower, tagStart, Int32Array.from(tagList), price, keys);
+    const tags = Int32Array.from(tagList);
+
+    const lists = new Map<number, number[]>();
+    const post = (k: number, i: number) => {
+      if (k === NONE) return;
+      const list = lists.get(k);
+      if (!list) lists.set(k, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    };
+    for (let i = 0; i < n; i++) {
+      for (const column of [service, provider, domain, category, categoryLower]) post(column[i]!, i);
+      for (let t = tagStart[i]!; t < tagStart[i + 1]!; t++) post(tags[t]!, i);
+    }
+    const postings = new Map([...lists].map(([k, list]) => [k, Int32Array.from(list)]));
+    const sortedPrices = price.filter((p) => !Number.isNaN(p)).sort();
+    return new CandidatePool(ids, service, provider, domain, category, categoryLower, tagStart, tags, price, keys, postings, sortedPrices);
   }
 
+  /**
+   * The candidates of a target, by posting lists rather than a pass over the pool: the keyed
+   * tiers (service, provider, domain, category/task class) are the union of at most five lists,
+   * and the similar-price tier is counted by two binary searches over the sorted prices, so a
+   * call costs the size of those lists (a category can hold an eighth of the catalog) plus, only
+   * when the keyed tiers leave the limit unfilled, a scan in ranking order for price matches that
+   * stops at the limit.
+   */
   match(k: MatchKeys, limit: number): PoolMatch {
     const lookup = (kind: string, v: string | null) => (v === null ? NONE - 1 : (this.keys.get(`${kind}\u0000${v}`) ?? NONE - 1));
     const svc = lookup("s", k.serviceId);
@@ -113,26 +191,58 @@ export class CandidatePool {
     // Without a target price the range is empty (NaN compares false).
     const lo = hasPrice ? k.price! / SIMILAR_PRICE_FACTOR : Number.NaN;
     const hi = hasPrice ? k.price! * SIMILAR_PRICE_FACTOR : Number.NaN;
-
-    const byTier: number[][] = [[], [], [], [], []];
-    let total = 0;
-    // Typed arrays in locals: this loop is the whole cost of a call (about 10 ns a candidate).
     const { ids, service, provider, domain, category, price } = this;
-    for (let i = 0; i < ids.length; i++) {
-      let tier: number;
-      if (service[i] === svc) tier = 0;
-      else if (provider[i] === prov) tier = 1;
-      else if (domain[i] === dom) tier = 2;
-      else if (category[i] === cat || (task >= 0 && this.matchesTask(i, task))) tier = 3;
-      else if (price[i]! >= lo && price[i]! <= hi) tier = 4;
-      else continue;
-      if (ids[i] === k.excludeId) continue;
-      total++;
-      const picks = byTier[tier]!;
-      if (picks.length < limit) picks.push(i);
+    const inRange = (i: number) => price[i]! >= lo && price[i]! <= hi;
+    /** The first tier candidate i meets (0 = same_service .. 4 = similar_price), or -1. */
+    const tierOf = (i: number): number => {
+      if (service[i] === svc) return 0;
+      if (provider[i] === prov) return 1;
+      if (domain[i] === dom) return 2;
+      if (category[i] === cat || (task >= 0 && this.matchesTask(i, task))) return 3;
+      return inRange(i) ? 4 : -1;
+    };
+    const list = (key: number) => this.postings.get(key) ?? EMPTY;
+    const keyed = [list(svc), list(prov), list(dom), list(cat), list(task)];
+
+    // Count: every price match, plus each keyed candidate outside the price range, once.
+    let total = hasPrice ? countBelow(this.sortedPrices, hi, true) - countBelow(this.sortedPrices, lo, false) : 0;
+    if (++this.stamp === 0x7fffffff) this.seen.fill((this.stamp = 0));
+    const stamp = this.stamp;
+    let targetMatched = false;
+    for (const positions of keyed) {
+      for (const i of positions) {
+        if (this.seen[i] === stamp) continue;
+        this.seen[i] = stamp;
+        if (!inRange(i)) total++;
+        if (ids[i] === k.excludeId) targetMatched = true;
+      }
     }
-    const picks = byTier.flatMap((list, tier) => list.map((i) => ({ id: this.ids[i]!, tier }))).slice(0, limit);
+    if (!targetMatched) {
+      // The target can match on price alone.
+      const at = this.positionOf(k.excludeId);
+      if (at >= 0 && inRange(at)) targetMatched = true;
+    }
+    if (targetMatched) total--;
+
+    // Picks: the best of each tier in tier order until the limit; lists are in ranking order.
+    const picks: Array<{ id: number; tier: number }> = [];
+    const take = (tier: number, positions: Iterable<number>) => {
+      for (const i of positions) {
+        if (picks.length >= limit) return;
+        if (tierOf(i) === tier && ids[i] !== k.excludeId) picks.push({ id: ids[i]!, tier });
+      }
+    };
+    take(0, keyed[0]!);
+    take(1, keyed[1]!);
+    take(2, keyed[2]!);
+    take(3, merged(keyed[3]!, keyed[4]!));
+    if (hasPrice && picks.length < limit) take(4, range(ids.length));
     return { picks, total };
+  }
+
+  /** The position of a listing id in the pool, or -1 (ids are unique; a linear search, once a call). */
+  private positionOf(id: number): number {
+    return id < 0 ? -1 : this.ids.indexOf(id);
   }
 
   private matchesTask(i: number, task: number): boolean {

@@ -12,27 +12,37 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * Spec 2.10: the catalog's changes since `since`. Added = first seen since then and still
  * active; removed = turned inactive since then. Each list is capped at `limit`, newest first.
  * Counts and lists come from one CatalogTimeline per verdict generation (docs/catalog-products.md),
- * so they agree with each other and cost a binary search; the polls are read live.
+ * so they agree with each other and cost a binary search. Any window's lists are the newest
+ * entries of the timeline's two lanes, so the entries of the first maxLimit of each lane are
+ * described once per generation too; a call only reads the polls live.
  */
 export function createWhatsNewService(db: Kysely<Database>, clock: Clock) {
-  const timeline = perGeneration(db, () => CatalogTimeline.load(db, clock.now()));
+  const current = perGeneration(db, async () => {
+    const timeline = await CatalogTimeline.load(db, clock.now());
+    const { addedIds, removedIds } = timeline.window(new Date(0), WHATS_NEW.maxLimit);
+    const [added, removed] = await Promise.all([listingsById(db, addedIds), listingsById(db, removedIds)]);
+    return {
+      timeline,
+      added: new Map(added.map(({ id, first_seen_at, last_seen_at: _, ...r }) => [id, { ...r, first_seen_at: first_seen_at.toISOString() }])),
+      removed: new Map(removed.map(({ id, last_seen_at, first_seen_at: _, ...r }) => [id, { ...r, last_seen_at: last_seen_at.toISOString() }])),
+    };
+  });
   return {
-    warm: async () => void (await timeline()),
+    warm: async () => void (await current()),
     async changes(since: Date, limit: number, now: Date) {
-      const [t, polls] = await Promise.all([
-        timeline(),
+      const [{ timeline: t, added, removed }, polls] = await Promise.all([
+        current(),
         db.selectFrom("catalog_polls").where("started_at", ">=", since).where("started_at", "<=", now)
           .select([sql<number>`count(*)::int`.as("n"), sql<Date | null>`min(started_at)`.as("first"), sql<Date | null>`max(started_at)`.as("last")])
           .executeTakeFirstOrThrow(),
       ]);
       const w = t.window(since, limit);
-      const [added, removed] = await Promise.all([listingsById(db, w.addedIds), listingsById(db, w.removedIds)]);
       return {
         since: since.toISOString(),
         until: now.toISOString(),
         window_hours: Math.round(((now.getTime() - since.getTime()) / 3_600_000) * 100) / 100,
-        added_endpoints: added.map(({ first_seen_at, last_seen_at: _, ...r }) => ({ ...r, first_seen_at: first_seen_at.toISOString() })),
-        removed_endpoints: removed.map(({ last_seen_at, first_seen_at: _, ...r }) => ({ ...r, last_seen_at: last_seen_at.toISOString() })),
+        added_endpoints: described(w.addedIds, added),
+        removed_endpoints: described(w.removedIds, removed),
         summary: {
           added_endpoints_count: w.addedCount,
           removed_endpoints_count: w.removedCount,
@@ -53,7 +63,10 @@ export function createWhatsNewService(db: Kysely<Database>, clock: Clock) {
 
 export type WhatsNewService = ReturnType<typeof createWhatsNewService>;
 
-/** The listed fields of these listings, in the given order. */
+/** The entries of these ids, in order (a listing deleted since the timeline was built is left out). */
+const described = <E>(ids: number[], entries: Map<number, E>): E[] => ids.flatMap((id) => entries.get(id) ?? []);
+
+/** The listed fields of these listings. */
 async function listingsById(db: Kysely<Database>, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await db
@@ -75,9 +88,5 @@ async function listingsById(db: Kysely<Database>, ids: number[]) {
     ])
     .where("l.id", "in", ids)
     .execute();
-  const byId = new Map(rows.map(({ id, ...r }) => [Number(id), r]));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    return r ? [r] : [];
-  });
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
