@@ -1,4 +1,5 @@
-import { sql, type Kysely } from "kysely";
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
@@ -24,8 +25,9 @@ export interface AlternativesQuery {
  */
 export function createAlternativesService(db: Kysely<Database>) {
   const pool = perGeneration(db, () => CandidatePool.load(db));
+  const statements = preparedStatements(db);
   return {
-    find: (q: AlternativesQuery) => alternatives(db, pool, q),
+    find: (q: AlternativesQuery) => alternatives(statements, pool, q),
     /** Builds the pool of the current generation ahead of the first call. */
     warm: async () => void (await pool()),
   };
@@ -33,44 +35,21 @@ export function createAlternativesService(db: Kysely<Database>) {
 
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
-async function alternatives(db: Kysely<Database>, pool: () => Promise<CandidatePool>, q: AlternativesQuery) {
-  const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
-  const targetRow = q.url
-    ? db
-        .selectFrom("listings as l")
-        .innerJoin("services as sv", "sv.service_id", "l.service_id")
-        .leftJoin("providers as p", "p.provider_id", "l.provider_id")
-        .select(["l.id", "l.url", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
-        .where("l.url_normalized", "=", normalizeUrl(q.url))
-        .orderBy("l.is_active", "desc")
-        .executeTakeFirst()
-    : undefined;
-  const [target, candidates] = await Promise.all([targetRow, pool()]);
-
-  const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
-  const keys: MatchKeys = target
-    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
-    : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
-
-  const { picks, total } = candidates.match(keys, q.limit);
-  if (picks.length === 0) {
-    throw new ApiError(404, "no_alternatives", `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`);
-  }
-  return {
-    target: target
-      ? { url: target.url, known: true, service: target.service, service_id: target.service_id, provider: target.provider, domain: target.domain, category: target.category, price_usdc: target.price_usdc, currency: target.currency }
-      : q.url
-        ? { url: q.url, known: false }
-        : { task_class: q.taskClass! },
-    match_strategy: strategy,
-    alternatives: await describe(db, picks),
-    candidate_count: total,
-  };
-}
-
-/** The catalog fields of the picked candidates, in the pool's order. */
-async function describe(db: Kysely<Database>, picks: Array<{ id: number; tier: number }>) {
-  const rows = await db
+/**
+ * The two statements of a call (the target, then the picked candidates), compiled once and run
+ * as named prepared statements: their SQL never changes, only the parameters.
+ */
+function preparedStatements(db: Kysely<Database>) {
+  const target = db
+    .selectFrom("listings as l")
+    .innerJoin("services as sv", "sv.service_id", "l.service_id")
+    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+    .select(["l.id", "l.url", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
+    .where("l.url_normalized", "=", "")
+    .orderBy("l.is_active", "desc")
+    .limit(1)
+    .compile();
+  const candidates = db
     .selectFrom("listings as l")
     .innerJoin("services as sv", "sv.service_id", "l.service_id")
     .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
@@ -89,8 +68,44 @@ async function describe(db: Kysely<Database>, picks: Array<{ id: number; tier: n
       sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
       "s.avg_latency_1h_ms as avg_latency_1h_ms",
     ])
-    .where("l.id", "in", picks.map((p) => p.id))
-    .execute();
+    .where(sql<boolean>`l.id = any(${sql.val([])}::bigint[])`)
+    .compile();
+  return {
+    target: async (urlNormalized: string) => (await executePrepared(db, "alternatives-target", CompiledQuery.raw(target.sql, [urlNormalized, 1]) as typeof target))[0],
+    candidates: (ids: number[]) => executePrepared(db, "alternatives-candidates", CompiledQuery.raw(candidates.sql, [ids]) as typeof candidates),
+  };
+}
+
+type Statements = ReturnType<typeof preparedStatements>;
+
+async function alternatives(statements: Statements, pool: () => Promise<CandidatePool>, q: AlternativesQuery) {
+  const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
+  const [target, candidates] = await Promise.all([q.url ? statements.target(normalizeUrl(q.url)) : undefined, pool()]);
+
+  const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
+  const keys: MatchKeys = target
+    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
+    : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
+
+  const { picks, total } = candidates.match(keys, q.limit);
+  if (picks.length === 0) {
+    throw new ApiError(404, "no_alternatives", `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`);
+  }
+  return {
+    target: target
+      ? { url: target.url, known: true, service: target.service, service_id: target.service_id, provider: target.provider, domain: target.domain, category: target.category, price_usdc: target.price_usdc, currency: target.currency }
+      : q.url
+        ? { url: q.url, known: false }
+        : { task_class: q.taskClass! },
+    match_strategy: strategy,
+    alternatives: await describe(statements, picks),
+    candidate_count: total,
+  };
+}
+
+/** The catalog fields of the picked candidates, in the pool's order. */
+async function describe(statements: Statements, picks: Array<{ id: number; tier: number }>) {
+  const rows = await statements.candidates(picks.map((p) => p.id));
   const byId = new Map(rows.map(({ id, ...item }) => [Number(id), item]));
   return picks.flatMap(({ id, tier }) => {
     const item = byId.get(id);

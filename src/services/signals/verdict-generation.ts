@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { coalesce } from "../../db/coalesce.js";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 
 const KEY = "verdict_generation";
@@ -23,7 +24,7 @@ export async function bumpVerdictGeneration(db: Kysely<Database>, now: Date): Pr
 }
 
 export async function verdictGeneration(db: Kysely<Database>): Promise<VerdictGeneration> {
-  const row = await db.selectFrom("app_state").select("value").where("key", "=", KEY).executeTakeFirst();
+  const [row] = await executePrepared(db, "verdict-generation", db.selectFrom("app_state").select("value").where("key", "=", KEY).compile());
   const v = (row?.value ?? {}) as Partial<Record<keyof VerdictGeneration, unknown>>;
   return {
     generation: Number(v.generation ?? 0),
