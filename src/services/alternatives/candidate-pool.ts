@@ -71,7 +71,7 @@ function countBelow(sorted: Float64Array, v: number, inclusive: boolean): number
  * then 1-hour latency, then URL), so one pass answers any target: each candidate's match tier
  * is the first of same service, provider, domain, category/task class and similar price it
  * meets, the count is exact, and the first `limit` seen per tier are the best of that tier.
- * Strings are interned to small integers; about 45 bytes per candidate.
+ * Strings are interned to small integers; with the posting lists, about 85 bytes per candidate.
  */
 export class CandidatePool {
   private constructor(
