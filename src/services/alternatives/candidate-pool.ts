@@ -68,9 +68,10 @@ function countBelow(sorted: Float64Array, v: number, inclusive: boolean): number
 
 /**
  * Every eligible alternative of the catalog, held in typed arrays in ranking order (7-day uptime,
- * then 1-hour latency, then URL), so one pass answers any target: each candidate's match tier
- * is the first of same service, provider, domain, category/task class and similar price it
- * meets, the count is exact, and the first `limit` seen per tier are the best of that tier.
+ * then 1-hour latency, then URL). Each candidate's match tier is the first of same service,
+ * provider, domain, category/task class and similar price it meets; posting lists per key (in
+ * ranking order too) and the sorted prices give any target its exact count and each tier's best
+ * without a pass over the pool (see match()).
  * Strings are interned to small integers; with the posting lists, about 85 bytes per candidate.
  */
 export class CandidatePool {
