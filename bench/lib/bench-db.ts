@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { admin, withDatabase } from "../../test/helpers/db.js";
@@ -58,11 +57,5 @@ export async function openBenchDb(serverUrl: string | undefined, opts: BenchDbOp
 
 /** Whether the PostgreSQL server at serverUrl has a database of this name. */
 export async function databaseExists(serverUrl: string, name: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
+  return (await admin(serverUrl, "select 1 from pg_database where datname = $1", [name])).length === 1;
 }

@@ -22,6 +22,20 @@ export function registerPreparedStatements(db: Kysely<Database>, pool: pg.Pool):
 export async function executePrepared<R>(db: Kysely<Database>, name: string, compiled: CompiledQuery<R>): Promise<R[]> {
   const run = runners.get(db);
   if (!run) return (await db.executeQuery(compiled)).rows;
-  const digest = createHash("sha1").update(compiled.sql).digest("hex").slice(0, 12);
-  return (await run(`${name}:${digest}`, compiled.sql, compiled.parameters)) as R[];
+  return (await run(statementName(name, compiled.sql), compiled.sql, compiled.parameters)) as R[];
+}
+
+/** Statement names by SQL text: the hot path's texts are few and constant, so each is hashed once. */
+const names = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+function statementName(name: string, sql: string): string {
+  const key = `${name}\u0000${sql}`;
+  let full = names.get(key);
+  if (full === undefined) {
+    full = `${name}:${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(key, full);
+  }
+  return full;
 }

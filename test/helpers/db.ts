@@ -21,12 +21,12 @@ export interface TestDbOptions {
 /** The PostgreSQL server tests run against, if any (TEST_DATABASE_URL). */
 export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
 
-/** Runs one statement on a PostgreSQL server (create or drop a database). */
-export async function admin(url: string, statement: string): Promise<void> {
+/** Runs one statement on a PostgreSQL server (create or drop a database, read the catalog); returns its rows. */
+export async function admin(url: string, statement: string, values: unknown[] = []): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement, values)).rows;
   } finally {
     await client.end();
   }
@@ -79,7 +79,7 @@ export async function createTestDb(opts: TestDbOptions = {}): Promise<TestDb> {
   // Lowercase letters, digits and underscores only, so the name needs no quoting.
   const name = `lookout_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   await admin(serverUrl, `create database ${name}`);
-  const drop = () => admin(serverUrl, `drop database if exists ${name} with (force)`);
+  const drop = async () => void (await admin(serverUrl, `drop database if exists ${name} with (force)`));
   const url = withDatabase(serverUrl, name);
   let handle: DbHandle;
   try {

@@ -40,30 +40,17 @@ export type AlternativesService = ReturnType<typeof createAlternativesService>;
  * as named prepared statements: their SQL never changes, only the parameters.
  */
 function preparedStatements(db: Kysely<Database>) {
-  const target = db
-    .selectFrom("listings as l")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
-    .select(["l.id", "l.url", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
-    .where("l.url_normalized", "=", "")
-    .orderBy("l.is_active", "desc")
-    .limit(1)
-    .compile();
-  const candidates = db
-    .selectFrom("listings as l")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
+  /** A listing with its service's name and its provider's (the pay-to address when unnamed). */
+  const listing = () =>
+    db
+      .selectFrom("listings as l")
+      .innerJoin("services as sv", "sv.service_id", "l.service_id")
+      .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+      .select(["l.id", "l.url", "l.service_id", "sv.name as service", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]);
+  const target = listing().select("l.provider_id").where("l.url_normalized", "=", "").orderBy("l.is_active", "desc").limit(1).compile();
+  const candidates = listing()
     .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
     .select([
-      "l.id",
-      "l.url",
-      "sv.name as service",
-      "l.service_id",
-      sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
-      "l.domain",
-      "l.category",
-      sql<string | null>`l.price_usdc::text`.as("price_usdc"),
-      "l.currency",
       sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
       sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
       "s.avg_latency_1h_ms as avg_latency_1h_ms",
