@@ -7,6 +7,7 @@ import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { registerPreparedStatements } from "./prepared.js";
 import type { Database } from "./schema.js";
+import { markSoleWriter } from "./sole-writer.js";
 import { pgliteParsers, pgTypes } from "./type-parsers.js";
 
 export type DbDialect = "pglite" | "postgres";
@@ -126,6 +127,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
   try {
     const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    markSoleWriter(db);
     return handle(db, "pglite", { afterDestroy: () => lock?.release() });
   } catch (err) {
     lock?.release();

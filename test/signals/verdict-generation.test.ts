@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpVerdictGeneration, perGeneration, verdictGeneration } from "../../src/services/signals/verdict-generation.js";
+import { sql } from "kysely";
+import { isSoleWriter } from "../../src/db/sole-writer.js";
+import { bumpVerdictGeneration, currentGeneration, perGeneration, verdictGeneration } from "../../src/services/signals/verdict-generation.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
+import { testDatabaseUrl } from "../helpers/db.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -53,3 +56,31 @@ describe("perGeneration", () => {
     expect(await verdictGeneration(ctx.db.db)).toMatchObject({ generation: 3, computedAt: ctx.clock.now().toISOString() });
   });
 });
+
+describe("currentGeneration", () => {
+  it("is a sole writer exactly on PGlite", () => {
+    expect(isSoleWriter(ctx.db.db)).toBe(!testDatabaseUrl);
+  });
+
+  // A write behind the process's back cannot happen on PGlite (its data folder is locked to one
+  // process); here it shows whether a read went to the database.
+  const writeBehindTheBack = (generation: number) =>
+    sql`update app_state set value = jsonb_build_object('generation', ${generation}::int, 'computedAt', null::text) where key = 'verdict_generation'`.execute(ctx.db.db);
+
+  it.skipIf(testDatabaseUrl)("on PGlite, reads once and then follows the process's own bumps", async () => {
+    const read = currentGeneration(ctx.db.db);
+    const first = (await read()).generation;
+    await writeBehindTheBack(first + 100);
+    expect((await read()).generation).toBe(first); // no statement: the remembered value
+    await bump();
+    expect((await read()).generation).toBe(first + 101); // the bump's own result
+  });
+
+  it.runIf(testDatabaseUrl)("on PostgreSQL, reads the database on every call", async () => {
+    const read = currentGeneration(ctx.db.db);
+    const first = (await read()).generation;
+    await writeBehindTheBack(first + 100); // another process's recompute
+    expect((await read()).generation).toBe(first + 100);
+  });
+});
+

@@ -5,7 +5,8 @@ import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
 import { perGeneration } from "../signals/verdict-generation.js";
-import { CandidatePool, type MatchKeys } from "./candidate-pool.js";
+import type { MatchKeys } from "./candidate-pool.js";
+import { loadCandidates, type Candidates } from "./candidates.js";
 
 export const MATCH_REASONS = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"] as const;
 export type MatchReason = (typeof MATCH_REASONS)[number];
@@ -24,57 +25,46 @@ export interface AlternativesQuery {
  * critical warning. Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
 export function createAlternativesService(db: Kysely<Database>) {
-  const pool = perGeneration(db, () => CandidatePool.load(db));
-  const statements = preparedStatements(db);
+  const candidates = perGeneration(db, () => loadCandidates(db));
+  const target = targetStatement(db);
   return {
-    find: (q: AlternativesQuery) => alternatives(statements, pool, q),
+    find: (q: AlternativesQuery) => alternatives(target, candidates, q),
     /** Builds the pool of the current generation ahead of the first call. */
-    warm: async () => void (await pool()),
+    warm: async () => void (await candidates()),
   };
 }
 
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
 /**
- * The two statements of a call (the target, then the picked candidates), compiled once and run
- * as named prepared statements: their SQL never changes, only the parameters.
+ * The one statement of a call: the target's listing, compiled once and run as a named prepared
+ * statement (its SQL never changes, only the parameter).
  */
-function preparedStatements(db: Kysely<Database>) {
-  /** A listing with its service's name and its provider's (the pay-to address when unnamed). */
-  const listing = () =>
-    db
-      .selectFrom("listings as l")
-      .innerJoin("services as sv", "sv.service_id", "l.service_id")
-      .leftJoin("providers as p", "p.provider_id", "l.provider_id")
-      .select(["l.id", "l.url", "l.service_id", "sv.name as service", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]);
-  const target = listing().select("l.provider_id").where("l.url_normalized", "=", "").orderBy("l.is_active", "desc").limit(1).compile();
-  const candidates = listing()
-    .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
-    .select([
-      sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
-      sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
-      "s.avg_latency_1h_ms as avg_latency_1h_ms",
-    ])
-    .where(sql<boolean>`l.id = any(${sql.val([])}::bigint[])`)
+function targetStatement(db: Kysely<Database>) {
+  const target = db
+    .selectFrom("listings as l")
+    .innerJoin("services as sv", "sv.service_id", "l.service_id")
+    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+    .select(["l.id", "l.url", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
+    .where("l.url_normalized", "=", "")
+    .orderBy("l.is_active", "desc")
+    .limit(1)
     .compile();
-  return {
-    target: async (urlNormalized: string) => (await executePrepared(db, "alternatives-target", CompiledQuery.raw(target.sql, [urlNormalized, 1]) as typeof target))[0],
-    candidates: (ids: number[]) => executePrepared(db, "alternatives-candidates", CompiledQuery.raw(candidates.sql, [ids]) as typeof candidates),
-  };
+  return async (urlNormalized: string) => (await executePrepared(db, "alternatives-target", CompiledQuery.raw(target.sql, [urlNormalized, 1]) as typeof target))[0];
 }
 
-type Statements = ReturnType<typeof preparedStatements>;
+type TargetStatement = ReturnType<typeof targetStatement>;
 
-async function alternatives(statements: Statements, pool: () => Promise<CandidatePool>, q: AlternativesQuery) {
+async function alternatives(findTarget: TargetStatement, current: () => Promise<Candidates>, q: AlternativesQuery) {
   const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
-  const [target, candidates] = await Promise.all([q.url ? statements.target(normalizeUrl(q.url)) : undefined, pool()]);
+  const [target, { pool, items }] = await Promise.all([q.url ? findTarget(normalizeUrl(q.url)) : undefined, current()]);
 
   const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
   const keys: MatchKeys = target
     ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
     : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
 
-  const { picks, total } = candidates.match(keys, q.limit);
+  const { picks, total } = pool.match(keys, q.limit);
   if (picks.length === 0) {
     throw new ApiError(404, "no_alternatives", `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`);
   }
@@ -85,17 +75,7 @@ async function alternatives(statements: Statements, pool: () => Promise<Candidat
         ? { url: q.url, known: false }
         : { task_class: q.taskClass! },
     match_strategy: strategy,
-    alternatives: await describe(statements, picks),
+    alternatives: picks.map(({ id, tier }) => ({ ...items.get(id)!, match_reason: MATCH_REASONS[tier]! })),
     candidate_count: total,
   };
-}
-
-/** The catalog fields of the picked candidates, in the pool's order. */
-async function describe(statements: Statements, picks: Array<{ id: number; tier: number }>) {
-  const rows = await statements.candidates(picks.map((p) => p.id));
-  const byId = new Map(rows.map(({ id, ...item }) => [Number(id), item]));
-  return picks.flatMap(({ id, tier }) => {
-    const item = byId.get(id);
-    return item ? [{ ...item, match_reason: MATCH_REASONS[tier]! }] : [];
-  });
 }

@@ -1,6 +1,3 @@
-import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-
 /** similar_price: within this factor of the target's price, either way. */
 export const SIMILAR_PRICE_FACTOR = 3;
 
@@ -102,28 +99,6 @@ export class CandidatePool {
 
   get size(): number {
     return this.ids.length;
-  }
-
-  /**
-   * Eligible: active, last probe healthy, not erroring over the last hour, not dead over 7 days,
-   * no critical warning (spec 4.6), as of the last verdict recompute.
-   */
-  static async load(db: Kysely<Database>): Promise<CandidatePool> {
-    const rows = await db
-      .selectFrom("listings as l")
-      .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
-      .select(["l.id", "l.service_id", "l.provider_id", "l.domain", "l.category", sql<string[]>`lower_tags(l.tags)`.as("tags"), sql<number | null>`l.price_usdc::float8`.as("price")])
-      .where("l.is_active", "=", true)
-      .where("s.critical", "=", false)
-      .where("s.last_outcome", "=", "healthy")
-      .where(sql<boolean>`not (s.probes_1h > 0 and s.healthy_1h = 0)`)
-      .where(sql<boolean>`not ('dead_7d' = any(s.warnings))`)
-      .orderBy(sql`s.uptime_7d_pct desc nulls last`)
-      .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
-      .orderBy("l.url_normalized")
-      .orderBy("l.id")
-      .execute();
-    return CandidatePool.fromRows(rows);
   }
 
   /** A pool of these candidates, given in ranking order. */

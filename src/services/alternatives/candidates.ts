@@ -1,0 +1,91 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { CandidatePool } from "./candidate-pool.js";
+
+/** A candidate as an alternatives answer lists it (spec 2.8), but for its match_reason. */
+export interface CandidateItem {
+  url: string;
+  service_id: string;
+  service: string;
+  provider: string | null;
+  domain: string | null;
+  category: string | null;
+  price_usdc: string | null;
+  currency: string | null;
+  uptime_1h_pct: number | null;
+  uptime_7d_pct: number | null;
+  avg_latency_1h_ms: number | null;
+}
+
+/** The eligible candidates of one verdict generation: the pool to match in, and what to list of each. */
+export interface Candidates {
+  pool: CandidatePool;
+  items: ReadonlyMap<number, CandidateItem>;
+}
+
+/**
+ * Eligible: active, last probe healthy, not erroring over the last hour, not dead over 7 days,
+ * no critical warning (spec 4.6), as of the last verdict recompute. One statement gives both the
+ * match keys and the listed fields, so a call needs no statement for its picks. Repeated strings
+ * (service and provider names, domains, categories) are shared between items.
+ */
+export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> {
+  const rows = await db
+    .selectFrom("listings as l")
+    .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
+    .innerJoin("services as sv", "sv.service_id", "l.service_id")
+    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+    .select([
+      "l.id",
+      "l.url",
+      "l.service_id",
+      "sv.name as service",
+      "l.provider_id",
+      sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
+      "l.domain",
+      "l.category",
+      sql<string[]>`lower_tags(l.tags)`.as("tags"),
+      sql<number | null>`l.price_usdc::float8`.as("price"),
+      sql<string | null>`l.price_usdc::text`.as("price_usdc"),
+      "l.currency",
+      sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
+      sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
+      "s.avg_latency_1h_ms",
+    ])
+    .where("l.is_active", "=", true)
+    .where("s.critical", "=", false)
+    .where("s.last_outcome", "=", "healthy")
+    .where(sql<boolean>`not (s.probes_1h > 0 and s.healthy_1h = 0)`)
+    .where(sql<boolean>`not ('dead_7d' = any(s.warnings))`)
+    .orderBy(sql`s.uptime_7d_pct desc nulls last`)
+    .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
+    .orderBy("l.url_normalized")
+    .orderBy("l.id")
+    .execute();
+
+  const strings = new Map<string, string>();
+  const shared = <T extends string | null>(v: T): T => {
+    if (v === null) return v;
+    const seen = strings.get(v);
+    if (seen !== undefined) return seen as T;
+    strings.set(v, v);
+    return v;
+  };
+  const items = new Map<number, CandidateItem>();
+  for (const r of rows) {
+    items.set(Number(r.id), {
+      url: r.url,
+      service_id: shared(r.service_id),
+      service: shared(r.service),
+      provider: shared(r.provider),
+      domain: shared(r.domain),
+      category: shared(r.category),
+      price_usdc: shared(r.price_usdc),
+      currency: shared(r.currency),
+      uptime_1h_pct: r.uptime_1h_pct,
+      uptime_7d_pct: r.uptime_7d_pct,
+      avg_latency_1h_ms: r.avg_latency_1h_ms,
+    });
+  }
+  return { pool: CandidatePool.fromRows(rows), items };
+}
