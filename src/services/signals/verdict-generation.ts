@@ -16,7 +16,8 @@ export interface VerdictGeneration {
  * Records a finished verdict recompute. API processes keep catalog-wide answers that only a
  * recompute can change (the alternatives pool, the blacklist) in memory, and read this one row
  * (a primary-key lookup) to know when those are out of date; on a database this process writes
- * alone (PGlite), the process keeps the generation in memory instead (see currentGeneration).
+ * alone (PGlite), the process keeps the generation in memory instead (see currentGeneration), so
+ * there `db` must be the database itself, not a transaction of it.
  */
 export async function bumpVerdictGeneration(db: Kysely<Database>, now: Date): Promise<void> {
   const value = (generation: ReturnType<typeof sql>) => sql`jsonb_build_object('generation', ${generation}, 'computedAt', ${now.toISOString()}::text)`;
