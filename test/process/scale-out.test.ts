@@ -19,7 +19,7 @@ import { x402PayingFetch } from "../helpers/x402-payer.js";
  * facilitator that both API processes share. PGlite is an embedded, single-process database,
  * so this runs in the PostgreSQL pass of CI only.
  */
-const INTERVAL_S = 20;
+const INTERVAL_S = 30;
 const INTERVAL_MS = INTERVAL_S * 1000;
 /** Claim tick (2 s), the slowest demo endpoint (2.5 s), the write flush (1 s) and scheduling. */
 const SLACK_MS = 7_000;
