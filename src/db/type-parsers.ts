@@ -14,6 +14,8 @@ export const PG_OID = {
   TEXT_ARRAY: 1009,
   INT8_ARRAY: 1016,
   DATE: 1082,
+  TIMESTAMPTZ: 1184,
+  TIMESTAMPTZ_ARRAY: 1185,
   DATE_ARRAY: 1182,
   INTERVAL: 1186,
   INTERVAL_ARRAY: 1187,
@@ -54,10 +56,59 @@ const arrayOf =
   (text: string): Nested<T> =>
     mapNested(parseTextArray(text), fn);
 
+const parseTimestamptzSlow = builtinParser(PG_OID.TIMESTAMPTZ) as (text: string) => Date;
+
+/** The number in text[at, at + n) when it is all digits, else -1. */
+function digits(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * timestamptz as PostgreSQL writes it ('2026-11-22 10:00:00.123456+00', offsets +-HH or
+ * +-HH:MM, four-digit years), read without a regular expression: node-postgres' own parser
+ * (postgres-date) was a quarter of the time of reading 100,000 listing rows. Anything else
+ * (infinity, BC, offsets with seconds, other years) goes to that parser. Fractions are truncated
+ * to milliseconds, as there.
+ */
+export function parseTimestamptz(text: string): Date {
+  const n = text.length;
+  if (n < 22 || text[4] !== "-" || text[7] !== "-" || text[10] !== " " || text[13] !== ":" || text[16] !== ":") return parseTimestamptzSlow(text);
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  let i = 19;
+  let ms = 0;
+  if (text[i] === ".") {
+    const start = ++i;
+    while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    const fraction = text.slice(start, Math.min(i, start + 3)).padEnd(3, "0");
+    ms = i > start ? digits(fraction, 0, 3) : -1;
+  }
+  const sign = text[i] === "+" ? 1 : text[i] === "-" ? -1 : 0;
+  const offsetHours = digits(text, i + 1, 2);
+  const offsetMinutes = i + 3 === n ? 0 : text[i + 3] === ":" && i + 6 === n ? digits(text, i + 4, 2) : -1;
+  if (year < 1000 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || ms < 0 || sign === 0 || offsetHours < 0 || offsetMinutes < 0) {
+    return parseTimestamptzSlow(text);
+  }
+  const offsetMs = sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMs);
+}
+
 /** Parser overrides for node-postgres (per pool, never the process-wide registry). */
 const PG_OVERRIDES: Record<number, (text: string) => unknown> = {
   [PG_OID.INT8]: parseInt8,
   [PG_OID.INT8_ARRAY]: arrayOf(parseInt8),
+  [PG_OID.TIMESTAMPTZ]: parseTimestamptz,
+  [PG_OID.TIMESTAMPTZ_ARRAY]: arrayOf(parseTimestamptz),
   [PG_OID.DATE]: asText,
   [PG_OID.DATE_ARRAY]: arrayOf(asText),
   [PG_OID.INTERVAL]: asText,

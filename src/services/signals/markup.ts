@@ -35,15 +35,21 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
   const byService = new Map<string, ListingRow[]>();
   const byHostPath = new Map<string, ListingRow>();
   const categoryFloor = new Map<string, number>();
+  const add = <K>(map: Map<K, ListingRow[]>, key: K, r: ListingRow) => {
+    const list = map.get(key);
+    if (list) list.push(r);
+    else map.set(key, [r]);
+  };
   for (const r of rows) {
-    byHost.set(r.host, [...(byHost.get(r.host) ?? []), r]);
-    byService.set(r.service_id, [...(byService.get(r.service_id) ?? []), r]);
+    add(byHost, r.host, r);
+    add(byService, r.service_id, r);
     byHostPath.set(r.host + new URL(r.url_normalized).pathname, r);
     const p = priceOf(r);
     if (p !== null && p > 0) categoryFloor.set(r.category ?? "other", Math.min(categoryFloor.get(r.category ?? "other") ?? Infinity, p));
   }
 
   const out = new Map<number, Markup>();
+  const peersOf = new Map<string, number[]>();
   for (const r of rows) {
     const upstreamHost = wrappedCandidates(r.url_normalized).find((c) => c !== r.host && byHost.has(c));
     if (upstreamHost) {
@@ -68,11 +74,17 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
       continue;
     }
     // Peers sell the same service under another payee: a reseller's own endpoints are no reference.
-    const peers = (byService.get(r.service_id) ?? [])
-      .filter((p) => p.id !== r.id && p.provider_id !== r.provider_id)
-      .map(priceOf)
-      .filter((p): p is number => p !== null)
-      .sort((a, b) => a - b);
+    // They depend only on the service and the payee, so each pair is worked out once.
+    const peersKey = `${r.service_id}\u0000${r.provider_id ?? ""}`;
+    let peers = peersOf.get(peersKey);
+    if (!peers) {
+      peers = (byService.get(r.service_id) ?? [])
+        .filter((p) => p.provider_id !== r.provider_id)
+        .map(priceOf)
+        .filter((p): p is number => p !== null)
+        .sort((a, b) => a - b);
+      peersOf.set(peersKey, peers);
+    }
     const median = quantile(peers, 0.5);
     if (median !== null && median > 0) {
       out.set(r.id, {

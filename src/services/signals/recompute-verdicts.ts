@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from "node:util";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { THRESHOLDS } from "./constants.js";
 import { blacklistReasons, evaluate } from "./engine.js";
-import { computeContexts } from "./group-context.js";
+import { computeContexts, type SignalContext } from "./group-context.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
 import { signalInput } from "./signal-input.js";
 import { bumpVerdictGeneration } from "./verdict-generation.js";
@@ -17,14 +18,18 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * After each probe cycle: the verdict of every active listing from its snapshot and the
  * catalog-wide context (service health, group prices, markup references, effective counts).
  * Writes warnings, reasons and the context into signal_snapshots, so the request path and the
- * catalog products read one row instead of scanning.
+ * catalog products read one row instead of scanning; rows whose verdict and context did not
+ * change are left alone.
  */
-export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promise<{ listings: number; ms: number }> {
+export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promise<{ listings: number; written: number; ms: number }> {
   const started = performance.now();
-  const rows = await selectListingRows(db).where("l.is_active", "=", true).execute();
+  const rows = await selectListingRows(db)
+    .select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"])
+    .where("l.is_active", "=", true)
+    .execute();
   const contexts = computeContexts(rows);
 
-  const updates = rows.map((row) => {
+  const verdicts = rows.map((row) => {
     const context = contexts.get(row.id)!;
     const verdict = evaluate(signalInput(row, context), now, "forensics");
     const blacklist = blacklistReasons(verdict.warnings);
@@ -40,6 +45,8 @@ export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promis
       context,
     };
   });
+  // Only what changed is written: between two recomputes most verdicts stay as they were.
+  const updates = verdicts.filter((v, i) => !unchanged(rows[i]!, v));
 
   for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
     const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
@@ -64,5 +71,27 @@ export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promis
     .where("flagged_since", "is not", null)
     .execute();
   await bumpVerdictGeneration(db, now);
-  return { listings: rows.length, ms: Math.round(performance.now() - started) };
+  return { listings: rows.length, written: updates.length, ms: Math.round(performance.now() - started) };
+}
+
+interface StoredVerdict extends ListingRow {
+  warnings: string[] | null;
+  critical: boolean | null;
+  blacklist_reasons: string[] | null;
+  delist_reasons: string[] | null;
+  risk_score: number | null;
+}
+
+/** Whether the snapshot already holds this verdict (the context compared as the JSON it is stored as). */
+function unchanged(row: StoredVerdict, v: { warnings: string[]; critical: boolean; blacklist: string[]; delist: string[]; risk: number; flagged_since: string | null; context: SignalContext }): boolean {
+  return (
+    row.computed_at !== null &&
+    row.critical === v.critical &&
+    row.risk_score === v.risk &&
+    (row.flagged_since?.toISOString() ?? null) === v.flagged_since &&
+    isDeepStrictEqual(row.warnings, v.warnings) &&
+    isDeepStrictEqual(row.blacklist_reasons, v.blacklist) &&
+    isDeepStrictEqual(row.delist_reasons, v.delist) &&
+    isDeepStrictEqual((row.detail as { context?: unknown } | null)?.context, JSON.parse(JSON.stringify(v.context)))
+  );
 }
