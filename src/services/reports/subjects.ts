@@ -55,7 +55,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
 export type ListingLookup = (urlNormalized: string) => Promise<ListingRow | undefined>;
 
 export function createListingLookup(db: Kysely<Database>): ListingLookup {
-  const text = selectListingRows(db)
+  const text = selectListingRows(db, "few")
     .where(sql<boolean>`l.url_normalized = any(${sql.val([])}::text[])`)
     .orderBy("l.is_active", "asc")
     .orderBy("l.last_seen_at", "asc")

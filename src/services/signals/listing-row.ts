@@ -3,15 +3,21 @@ import type { Database } from "../../db/schema.js";
 
 /**
  * One listing with everything a verdict reads: catalog fields, its snapshot, its host's checks.
- * The batch recompute loads all active listings this way; the request path loads one.
+ * The batch recompute loads all active listings this way (`scan`: the planner may hash the host
+ * checks); the request path loads a few (`few`: each host's checks by their key, since hashing
+ * every host's row to join a dozen listings was most of the lookup's time).
  */
-export function selectListingRows(db: Kysely<Database>) {
-  return db
+export function selectListingRows(db: Kysely<Database>, rows: "scan" | "few" = "scan") {
+  const base = db
     .selectFrom("listings as l")
     .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("signal_snapshots as s", "s.listing_id", "l.id")
-    .leftJoin("host_checks as h", "h.host", "l.host")
-    .select([
+    .leftJoin("signal_snapshots as s", "s.listing_id", "l.id");
+  // LIMIT 1 keeps the lateral subquery a per-row index probe: without it the planner flattens it into the plain join.
+  const withHost =
+    rows === "scan"
+      ? base.leftJoin("host_checks as h", "h.host", "l.host")
+      : base.leftJoinLateral((eb) => eb.selectFrom("host_checks").selectAll().whereRef("host_checks.host", "=", "l.host").limit(sql.lit(1)).as("h"), (join) => join.onTrue());
+  return withHost.select([
       "l.id",
       "l.url",
       "l.url_normalized",

@@ -21,7 +21,7 @@ export interface UrlVerdict {
  */
 export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<Map<string, UrlVerdict>> {
   const watched = db.selectFrom("watches as w").select("w.url_normalized").where(isLive("w", now));
-  const rows = await selectListingRows(db)
+  const rows = await selectListingRows(db, "few")
     .where("l.url_normalized", "in", watched)
     .orderBy("l.is_active", "asc")
     .orderBy("l.last_seen_at", "asc")
