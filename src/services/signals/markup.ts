@@ -75,7 +75,7 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
     }
     // Peers sell the same service under another payee: a reseller's own endpoints are no reference.
     // They depend only on the service and the payee, so each pair is worked out once.
-    const peersKey = `${r.service_id}\u0000${r.provider_id ?? ""}`;
+    const peersKey = r.provider_id === null ? `${r.service_id}\u0000` : `${r.service_id}\u0000=${r.provider_id}`;
     let peers = peersOf.get(peersKey);
     if (!peers) {
       peers = (byService.get(r.service_id) ?? [])

@@ -66,7 +66,10 @@ export function currentGeneration(db: Kysely<Database>): () => Promise<VerdictGe
       const current = remember(db, await verdictGeneration(db));
       return keys.map(() => current);
     });
-    read = isSoleWriter(db) ? () => (known.has(db) ? Promise.resolve(known.get(db)!) : load(true)) : () => load(true);
+    read = () => {
+      const remembered = known.get(db); // only ever set for a sole writer
+      return remembered ? Promise.resolve(remembered) : load(true);
+    };
     generationReads.set(db, read);
   }
   return read;
