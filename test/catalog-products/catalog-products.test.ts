@@ -74,7 +74,21 @@ describe("alternatives", () => {
     expect(res.status).toBe(200);
     const b = await body(res);
     expect(b.match_strategy).toBe("url_target");
-    expect(b.target).toMatchObject({ url: "https://wx.example/v1/dead", known: true, service_id: "skycast" });
+    expect(b.target).toEqual({ url: "https://wx.example/v1/dead", known: true, service: "Skycast", service_id: "skycast", provider: "Skycast", domain: "wx.example", category: "weather", price_usdc: "0.002", currency: "USDC" });
+    expect(b.alternatives[0]).toEqual({
+      url: "https://wx.example/v1/hourly",
+      service_id: "skycast",
+      service: "Skycast",
+      provider: "Skycast",
+      domain: "wx.example",
+      category: "weather",
+      price_usdc: "0.002",
+      currency: "USDC",
+      uptime_1h_pct: 100,
+      uptime_7d_pct: 100,
+      avg_latency_1h_ms: expect.any(Number),
+      match_reason: "same_service",
+    });
     expect(b.alternatives.map((a: { url: string; match_reason: string }) => [a.url, a.match_reason])).toEqual([
       ["https://wx.example/v1/hourly", "same_service"],
       ["https://wx.example/v1/forecast", "same_service"],

@@ -7,7 +7,8 @@ import { batchEnvelope } from "./batch-report.js";
 import { forensicsReport } from "./forensics-report.js";
 import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
-import { createListingLookup, resolveSubjects } from "./subjects.js";
+import type { ListingLookup } from "../signals/listing-lookup.js";
+import { resolveSubjects } from "./subjects.js";
 
 /** Database budgets of spec 8. */
 export const BATCH_DB_BUDGET_MS = 15_000;
@@ -18,9 +19,9 @@ export function createReportsService(
   db: Kysely<Database>,
   clock: Clock,
   live: LiveProber,
+  lookup: ListingLookup,
   budgets: { batchMs: number; singleMs: number } = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
 ) {
-  const lookup = createListingLookup(db);
   const subjects = (urls: readonly string[]) => resolveSubjects(lookup, live, urls, clock.now());
   return {
     async preflight(url: string) {

@@ -1,9 +1,5 @@
-import { CompiledQuery, sql, type Kysely } from "kysely";
-import { coalesce } from "../../db/coalesce.js";
-import { executePrepared } from "../../db/prepared.js";
-import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import { selectListingRows, type ListingRow } from "../signals/listing-row.js";
+import type { ListingLookup } from "../signals/listing-lookup.js";
 import type { LiveObservation, LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 
@@ -44,29 +40,6 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
       concentrationPct: null,
     },
   };
-}
-
-/**
- * Listing rows by normalized URL (undefined: not catalogued). Concurrent lookups share one
- * indexed statement per event-loop turn (coalesce); an active listing wins over an inactive
- * one, then the most recently seen. The SQL takes the URLs as one array, so it is one text
- * (one prepared statement) whatever the count.
- */
-export type ListingLookup = (urlNormalized: string) => Promise<ListingRow | undefined>;
-
-export function createListingLookup(db: Kysely<Database>): ListingLookup {
-  const text = selectListingRows(db, "few")
-    .where(sql<boolean>`l.url_normalized = any(${sql.val([])}::text[])`)
-    .orderBy("l.is_active", "asc")
-    .orderBy("l.last_seen_at", "asc")
-    .compile().sql;
-  return coalesce(async (urls: readonly string[]) => {
-    const distinct = [...new Set(urls)];
-    const rows = await executePrepared(db, "listing-rows", CompiledQuery.raw(text, [distinct]) as CompiledQuery<ListingRow>);
-    // Later rows win.
-    const byUrl = new Map(rows.map((r) => [r.url_normalized, r]));
-    return urls.map((u) => byUrl.get(u));
-  });
 }
 
 /**
