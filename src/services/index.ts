@@ -16,7 +16,7 @@ export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, 
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const lookup = createListingLookup(db.db);
   const reports = createReportsService(db.db, clock, live, lookup);
-  const alternatives = createAlternativesService(db.db, lookup);
+  const alternatives = createAlternativesService(db.db);
   const blacklist = createBlacklistService(db.db, config.maxEntries);
   const whatsNew = createWhatsNewService(db.db, clock);
   return {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/alternatives.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
-import { createListingLookup } from "../../src/services/signals/listing-lookup.js";
 import { verdictGeneration } from "../../src/services/signals/verdict-generation.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
@@ -12,7 +11,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  service = createAlternativesService(ctx.db.db, createListingLookup(ctx.db.db));
+  service = createAlternativesService(ctx.db.db);
   const seed = async (name: string, url: string, category: string) => {
     ids[name] = await seedListing(ctx, { url, service: "Maps", provider: "0xmaps", price: "0.01", category });
     await seedProbes(ctx, ids[name]!, series(7 * DAY, HOUR));

@@ -1,9 +1,10 @@
-import type { Kysely } from "kysely";
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import { coalesce } from "../../db/coalesce.js";
+import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
 import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
-import type { ListingLookup } from "../signals/listing-lookup.js";
 import { perGeneration } from "../signals/verdict-generation.js";
 import type { MatchKeys } from "./candidate-pool.js";
 import { loadCandidates, type Candidates } from "./candidates.js";
@@ -24,8 +25,9 @@ export interface AlternativesQuery {
  * answered healthy, not be erroring over the last hour, not be dead over 7 days and carry no
  * critical warning. Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
-export function createAlternativesService(db: Kysely<Database>, lookup: ListingLookup) {
+export function createAlternativesService(db: Kysely<Database>) {
   const candidates = perGeneration(db, () => loadCandidates(db));
+  const lookup = createTargetLookup(db);
   return {
     find: (q: AlternativesQuery) => alternatives(lookup, candidates, q),
     /** Builds the pool of the current generation ahead of the first call. */
@@ -36,17 +38,37 @@ export function createAlternativesService(db: Kysely<Database>, lookup: ListingL
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
 /**
- * A call reads one listing, the target's, through the listing lookup the preflight routes share
- * (one statement per event-loop turn for all of them); the candidates and their fields come from
- * the generation's pool.
+ * The targets of one event-loop turn's calls, by normalized URL, in one statement (coalesce) of
+ * one text whatever the count (a prepared statement): an active listing wins over an inactive
+ * one, then the most recently seen.
  */
-async function alternatives(lookup: ListingLookup, current: () => Promise<Candidates>, q: AlternativesQuery) {
+function createTargetLookup(db: Kysely<Database>) {
+  const text = db
+    .selectFrom("listings as l")
+    .innerJoin("services as sv", "sv.service_id", "l.service_id")
+    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+    .select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
+    .where(sql<boolean>`l.url_normalized = any(${sql.val([])}::text[])`)
+    .orderBy("l.is_active", "asc")
+    .orderBy("l.last_seen_at", "asc")
+    .compile();
+  return coalesce(async (urls: readonly string[]) => {
+    const rows = await executePrepared(db, "alternatives-targets", CompiledQuery.raw(text.sql, [[...new Set(urls)]]) as typeof text);
+    const byUrl = new Map(rows.map((r) => [r.url_normalized, r])); // later rows win
+    return urls.map((u) => byUrl.get(u));
+  });
+}
+
+type TargetLookup = ReturnType<typeof createTargetLookup>;
+
+/** A call reads one listing, the target's (one statement per event-loop turn for all calls); the candidates and their fields come from the generation's pool. */
+async function alternatives(lookup: TargetLookup, current: () => Promise<Candidates>, q: AlternativesQuery) {
   const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
-  const [target, { pool, items, providerNames }] = await Promise.all([q.url ? lookup(normalizeUrl(q.url)) : undefined, current()]);
+  const [target, { pool, items }] = await Promise.all([q.url ? lookup(normalizeUrl(q.url)) : undefined, current()]);
 
   const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
   const keys: MatchKeys = target
-    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.listed_price_usdc === null ? null : Number(target.listed_price_usdc) }
+    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
     : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
 
   const { picks, total } = pool.match(keys, q.limit);
@@ -55,17 +77,7 @@ async function alternatives(lookup: ListingLookup, current: () => Promise<Candid
   }
   return {
     target: target
-      ? {
-          url: target.url,
-          known: true,
-          service: target.service_name,
-          service_id: target.service_id,
-          provider: target.provider_id === null ? null : (providerNames.get(target.provider_id) ?? target.provider_id),
-          domain: target.domain,
-          category: target.category,
-          price_usdc: target.listed_price_usdc,
-          currency: target.currency,
-        }
+      ? { url: target.url, known: true, service: target.service, service_id: target.service_id, provider: target.provider, domain: target.domain, category: target.category, price_usdc: target.price_usdc, currency: target.currency }
       : q.url
         ? { url: q.url, known: false }
         : { task_class: q.taskClass! },

@@ -21,8 +21,6 @@ export interface CandidateItem {
 export interface Candidates {
   pool: CandidatePool;
   items: ReadonlyMap<number, CandidateItem>;
-  /** Every provider's display name, for targets (a provider with no eligible listing included). */
-  providerNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -89,7 +87,5 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
       avg_latency_1h_ms: r.avg_latency_1h_ms,
     });
   }
-  const providers = await db.selectFrom("providers").select(["provider_id", "name"]).where("name", "is not", null).execute();
-  const providerNames = new Map(providers.map((p) => [p.provider_id, p.name!]));
-  return { pool: CandidatePool.fromRows(rows), items, providerNames };
+  return { pool: CandidatePool.fromRows(rows), items };
 }

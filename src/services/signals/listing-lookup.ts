@@ -5,9 +5,9 @@ import type { Database } from "../../db/schema.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
 
 /**
- * Listing rows by normalized URL (undefined: not catalogued), for the reports and the
- * alternatives' targets. Concurrent lookups, whatever the route, share one indexed statement per
- * event-loop turn (coalesce); an active listing wins over an inactive one, then the most
+ * Listing rows by normalized URL (undefined: not catalogued), for the preflight routes and
+ * forensics. Concurrent lookups, whatever the route, share one indexed statement per event-loop
+ * turn (coalesce); an active listing wins over an inactive one, then the most
  * recently seen. The SQL takes the URLs as one array, so it is one text (one prepared statement)
  * whatever the count.
  */
