@@ -7,15 +7,13 @@ import { createCreditsService } from "./credits/credits-service.js";
 import { createPaymentLedger } from "./payments/ledger.js";
 import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
-import { createListingLookup } from "./signals/listing-lookup.js";
 import { createTrialService } from "./trial/index.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
 /** Every business service, built once from the context's database, clock and config. */
 export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries">) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
-  const lookup = createListingLookup(db.db);
-  const reports = createReportsService(db.db, clock, live, lookup);
+  const reports = createReportsService(db.db, clock, live);
   const alternatives = createAlternativesService(db.db);
   const blacklist = createBlacklistService(db.db, config.maxEntries);
   const whatsNew = createWhatsNewService(db.db, clock);

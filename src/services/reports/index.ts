@@ -5,9 +5,9 @@ import { withDeadline } from "../../lib/transient-errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { batchEnvelope } from "./batch-report.js";
 import { forensicsReport } from "./forensics-report.js";
+import { createListingLookup } from "./listing-lookup.js";
 import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
-import type { ListingLookup } from "../signals/listing-lookup.js";
 import { resolveSubjects } from "./subjects.js";
 
 /** Database budgets of spec 8. */
@@ -19,9 +19,9 @@ export function createReportsService(
   db: Kysely<Database>,
   clock: Clock,
   live: LiveProber,
-  lookup: ListingLookup,
   budgets: { batchMs: number; singleMs: number } = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
 ) {
+  const lookup = createListingLookup(db);
   const subjects = (urls: readonly string[]) => resolveSubjects(lookup, live, urls, clock.now());
   return {
     async preflight(url: string) {

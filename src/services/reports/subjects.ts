@@ -1,5 +1,5 @@
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import type { ListingLookup } from "../signals/listing-lookup.js";
+import type { ListingLookup } from "./listing-lookup.js";
 import type { LiveObservation, LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 

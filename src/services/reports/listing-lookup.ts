@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Kysely } from "kysely";
 import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
-import { selectListingRows, type ListingRow } from "./listing-row.js";
+import { selectListingRows, type ListingRow } from "../signals/listing-row.js";
 
 /**
  * Listing rows by normalized URL (undefined: not catalogued), for the preflight routes and
