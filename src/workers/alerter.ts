@@ -21,6 +21,8 @@ export interface AlerterOptions {
   random?: () => number;
   /** Delivery attempts in flight at once. */
   concurrency?: number;
+  /** Time-out of one delivery attempt (default DELIVERY_TIMEOUT_MS; tests of hanging receivers shorten it). */
+  deliveryTimeoutMs?: number;
 }
 
 export interface Alerter {
@@ -42,7 +44,7 @@ export function startAlerter(ctx: AppContext, opts: AlerterOptions = {}): Alerte
     clock: ctx.clock,
     log,
     metrics: watchMetrics(ctx.metrics),
-    transport: { dispatcher, allowPrivate: ctx.config.allowPrivateWebhooks, wallClock: () => new Date() },
+    transport: { dispatcher, allowPrivate: ctx.config.allowPrivateWebhooks, wallClock: () => new Date(), timeoutMs: opts.deliveryTimeoutMs },
     owner: opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     random: opts.random,
     concurrency: opts.concurrency,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DELIVERY_CONCURRENCY, DELIVERY_TIMEOUT_MS } from "../../src/services/watch/constants.js";
+import { DELIVERY_CONCURRENCY } from "../../src/services/watch/constants.js";
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
@@ -13,6 +13,9 @@ import { deliveriesOf, goDown, MINUTE, watchOn } from "../watch/helpers/watch-fi
  * single hanging receiver.
  */
 
+/** A delivery attempt's time-out here (the default is 5 s): still above the 2 s within which a delivery that waited for no time-out lands. */
+const DELIVERY_TIMEOUT_MS = 3_000;
+
 let ctx: TestContext;
 let alerter: Alerter;
 const receivers: Receiver[] = [];
@@ -24,7 +27,7 @@ const rx = async () => {
 
 beforeEach(async () => {
   ctx = await createTestContext({ ALLOW_PRIVATE_WEBHOOKS: "true" });
-  alerter = startAlerter(ctx, { tickMs: 60_000, random: () => 0.5 });
+  alerter = startAlerter(ctx, { tickMs: 60_000, random: () => 0.5, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS });
 });
 afterEach(async () => {
   await alerter.stop();
