@@ -1,10 +1,9 @@
-import { CompiledQuery, sql, type Kysely } from "kysely";
-import { coalesce } from "../../db/coalesce.js";
-import { executePrepared } from "../../db/prepared.js";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
+import { createUrlLookup, listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { perGeneration } from "../signals/verdict-generation.js";
 import type { MatchKeys } from "./candidate-pool.js";
 import { loadCandidates, type Candidates } from "./candidates.js";
@@ -37,27 +36,13 @@ export function createAlternativesService(db: Kysely<Database>) {
 
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
-/**
- * The targets of one event-loop turn's calls, by normalized URL, in one statement (coalesce) of
- * one text whatever the count (a prepared statement): an active listing wins over an inactive
- * one, then the most recently seen.
- */
-function createTargetLookup(db: Kysely<Database>) {
-  const text = db
-    .selectFrom("listings as l")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
-    .select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"])
-    .where(sql<boolean>`l.url_normalized = any(${sql.val([])}::text[])`)
-    .orderBy("l.is_active", "asc")
-    .orderBy("l.last_seen_at", "asc")
-    .compile();
-  return coalesce(async (urls: readonly string[]) => {
-    const rows = await executePrepared(db, "alternatives-targets", CompiledQuery.raw(text.sql, [[...new Set(urls)]]) as typeof text);
-    const byUrl = new Map(rows.map((r) => [r.url_normalized, r])); // later rows win
-    return urls.map((u) => byUrl.get(u));
-  });
-}
+/** The targets of one event-loop turn's calls, by normalized URL, in one statement. */
+const createTargetLookup = (db: Kysely<Database>) =>
+  createUrlLookup(
+    db,
+    "alternatives-targets",
+    listingsWithNames(db).select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", providerName().as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]),
+  );
 
 type TargetLookup = ReturnType<typeof createTargetLookup>;
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { CandidatePool } from "./candidate-pool.js";
 
 /** A candidate as an alternatives answer lists it (spec 2.8), but for its match_reason. */
@@ -30,18 +31,15 @@ export interface Candidates {
  * (service and provider names, domains, categories) are shared between items.
  */
 export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> {
-  const rows = await db
-    .selectFrom("listings as l")
+  const rows = await listingsWithNames(db)
     .innerJoin("signal_snapshots as s", "s.listing_id", "l.id")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
     .select([
       "l.id",
       "l.url",
       "l.service_id",
       "sv.name as service",
       "l.provider_id",
-      sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
+      providerName().as("provider"),
       "l.domain",
       "l.category",
       sql<string[]>`lower_tags(l.tags)`.as("tags"),

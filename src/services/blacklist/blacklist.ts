@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { providerName } from "../catalog/listing-queries.js";
 import { BLACKLIST_REASONS } from "../signals/constants.js";
 import { perGeneration } from "../signals/verdict-generation.js";
 
@@ -51,7 +52,7 @@ async function blacklist(db: Kysely<Database>, maxEntries: number) {
         "l.url",
         "l.service_id",
         "sv.name as service_name",
-        sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
+        providerName().as("provider"),
         sql<string | null>`l.price_usdc::text`.as("price_usdc"),
         "l.currency",
         "s.blacklist_reasons as reasons",

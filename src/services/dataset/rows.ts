@@ -1,11 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 
 function page(db: Kysely<Database>, afterId: number, size: number) {
-  return db
-    .selectFrom("listings as l")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+  return listingsWithNames(db)
     .leftJoin("signal_snapshots as s", "s.listing_id", "l.id")
     .leftJoin("host_checks as h", "h.host", "l.host")
     .select([
@@ -14,7 +12,7 @@ function page(db: Kysely<Database>, afterId: number, size: number) {
       "l.method",
       "sv.name as service",
       "l.service_id",
-      sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
+      providerName().as("provider"),
       "l.domain",
       "l.category",
       sql<string | null>`coalesce(s.detail->>'last_price_usdc', l.price_usdc::text)`.as("price_usdc"),

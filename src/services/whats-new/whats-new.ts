@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
+import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { perGeneration } from "../signals/verdict-generation.js";
 import { CatalogTimeline } from "./catalog-timeline.js";
 
@@ -69,16 +70,13 @@ const described = <E>(ids: number[], entries: Map<number, E>): E[] => ids.flatMa
 /** The listed fields of these listings. */
 async function listingsById(db: Kysely<Database>, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom("listings as l")
-    .innerJoin("services as sv", "sv.service_id", "l.service_id")
-    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
+  const rows = await listingsWithNames(db)
     .select([
       "l.id",
       "l.url",
       "l.service_id",
       "sv.name as service_name",
-      sql<string | null>`coalesce(p.name, l.provider_id)`.as("provider"),
+      providerName().as("provider"),
       "l.domain",
       "l.category",
       sql<string | null>`l.price_usdc::text`.as("price_usdc"),
