@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { attribution, attributionHeaders } from "./attribution.js";
 import { answerSchema } from "./contracts/answer-schema.js";
 import { readInput } from "./input.js";
+import { handled } from "../lib/handled.js";
 import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
 import type { AppContext } from "../context.js";
@@ -38,8 +39,9 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
       },
     };
 
+    const prepared = def.prepare && (def.price === null || deps.gate?.carriesPayment(c as Context, def as PaidRoute)) ? handled(def.prepare(input as never, deps.ctx)) : undefined;
     const produce = async (): Promise<Response> => {
-      const out = await def.handler(input as never, hctx);
+      const out = await def.handler(input as never, hctx, prepared);
       const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;
       if (deps.validateResponses) assertResponse(def, body);
       return c.json(body as object, 200, extraHeaders);

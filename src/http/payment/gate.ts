@@ -84,6 +84,9 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     }
   };
 
+  const carriesPayment = (c: Context, route: PaidRoute): boolean =>
+    c.req.header("payment-signature") !== undefined || c.req.header("x-payment") !== undefined || (route.acceptsCredits === true && opts.credits !== undefined && c.req.header("x-credit-id") !== undefined);
+
   async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
     const ctx = c as Context<AppEnv>;
     if (route.acceptsCredits && opts.credits) {
@@ -163,7 +166,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     return response;
   }
 
-  return { charge, paymentRequired };
+  return { charge, carriesPayment, paymentRequired };
 }
 
 /** The facilitator did not answer: a 503 that never settles (spec 5.5). */

@@ -5,7 +5,7 @@ import { withDeadline } from "../../lib/transient-errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { batchEnvelope } from "./batch-report.js";
 import { forensicsReport } from "./forensics-report.js";
-import { createListingLookup } from "./listing-lookup.js";
+import { createFindListings, type CatalogRows } from "./listing-lookup.js";
 import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
 import { resolveSubjects } from "./subjects.js";
@@ -21,28 +21,34 @@ export function createReportsService(
   live: LiveProber,
   budgets: { batchMs: number; singleMs: number } = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
 ) {
-  const lookup = createListingLookup(db);
-  const subjects = (urls: readonly string[]) => resolveSubjects(lookup, live, urls, clock.now());
+  const find = createFindListings(db);
+  const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(await rows, live, urls, clock.now());
   return {
-    async preflight(url: string) {
-      const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([url]));
+    /**
+     * The catalog rows a report of `urls` starts from: one read, nothing else, so a paid route
+     * may start it while the payment is being checked and hand it to the report below.
+     */
+    find,
+
+    async preflight(url: string, rows: Promise<CatalogRows> = find([url])) {
+      const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([url], rows));
       return preflightReport(subject!, clock.now());
     },
 
-    async batch(urls: readonly string[]) {
+    async batch(urls: readonly string[], rows?: Promise<CatalogRows>) {
       // Duplicates (after normalisation) collapse to their first occurrence, in input order.
       const seen = new Set<string>();
       const unique = urls.filter((u) => {
         const key = normalizeUrl(u);
         return seen.has(key) ? false : (seen.add(key), true);
       });
-      const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique));
+      const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows ?? find(unique)));
       return batchEnvelope(unique.map((url, i) => ({ url, subject: found[i]! })), clock.now());
     },
 
-    async forensics(url: string) {
+    async forensics(url: string, rows: Promise<CatalogRows> = find([url])) {
       return withDeadline("forensics", budgets.singleMs, async () => {
-        const [subject] = await subjects([url]);
+        const [subject] = await subjects([url], rows);
         return forensicsReport(db, subject!, clock.now());
       });
     },

@@ -1,5 +1,5 @@
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import type { ListingLookup } from "./listing-lookup.js";
+import type { CatalogRows } from "./listing-lookup.js";
 import type { LiveObservation, LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 
@@ -42,14 +42,11 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
   };
 }
 
-/**
- * The subjects for a list of URLs: the catalogued ones from the listing lookup (the URLs of one
- * call share its statement), a live probe for each unknown one.
- */
-export async function resolveSubjects(lookup: ListingLookup, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
+/** The subjects for a list of URLs: the catalogued ones from their rows, a live probe for each unknown one. */
+export async function resolveSubjects(rows: CatalogRows, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
   return Promise.all(
     urls.map(normalizeUrl).map(async (url) => {
-      const row = await lookup(url);
+      const row = rows.get(url);
       return row ? subjectOf(row) : unknownSubject(url, await live.observe(url, now));
     }),
   );

@@ -5,5 +5,6 @@ import { FORENSICS_EXAMPLE } from "./examples.js";
 export const forensicsRoute = defineRoute({
   ...forensicsContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: FORENSICS_EXAMPLE },
-  handler: ({ body }, { app }) => app.services.reports.forensics(body.url),
+  prepare: ({ body }, app) => app.services.reports.find([body.url]),
+  handler: ({ body }, { app }, rows) => app.services.reports.forensics(body.url, rows),
 });

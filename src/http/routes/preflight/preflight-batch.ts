@@ -17,5 +17,6 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  handler: ({ body }, { app }) => app.services.reports.batch(body.urls),
+  prepare: ({ body }, app) => app.services.reports.find(body.urls),
+  handler: ({ body }, { app }, rows) => app.services.reports.batch(body.urls, rows),
 });
