@@ -2,7 +2,7 @@ import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { HOUR } from "../signals/constants.js";
 import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
-import { currentPrice, type ListingRow } from "../signals/listing-row.js";
+import { currentPrice, type ReportRow } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
@@ -13,12 +13,12 @@ export interface Subject {
   price: string | null;
   currency: string;
   isActive: boolean;
-  row: ListingRow | null;
+  row: ReportRow | null;
   context: SignalContext | null;
   input: SignalInput;
 }
 
-export function subjectOf(row: ListingRow): Subject {
+export function subjectOf(row: ReportRow): Subject {
   const context = storedContext(row);
   return {
     url: row.url,

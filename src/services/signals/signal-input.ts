@@ -1,9 +1,9 @@
 import type { SignalContext } from "./group-context.js";
 import type { SignalInput } from "./engine.js";
-import { currentPrice, type ListingRow } from "./listing-row.js";
+import { currentPrice, type ReportRow } from "./listing-row.js";
 
 /** The engine's input for a catalogued listing: its row plus the context of the last recompute. */
-export function signalInput(row: ListingRow, context: SignalContext | null): SignalInput {
+export function signalInput(row: ReportRow, context: SignalContext | null): SignalInput {
   const price = currentPrice(row);
   const priceUsdc = price === null ? null : Number(price);
   const median = context?.group.group_median_price_usdc ?? null;
@@ -34,5 +34,5 @@ export function signalInput(row: ListingRow, context: SignalContext | null): Sig
 }
 
 /** The context a snapshot carries, if the recompute has written one. */
-export const storedContext = (row: ListingRow): SignalContext | null =>
+export const storedContext = (row: ReportRow): SignalContext | null =>
   ((row.detail as { context?: SignalContext } | null)?.context ?? null);

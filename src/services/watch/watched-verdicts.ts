@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, JsonObject } from "../../db/schema.js";
 import type { WarningCode } from "../signals/constants.js";
 import { evaluate } from "../signals/engine.js";
-import { selectListingRows } from "../signals/listing-row.js";
+import { selectReportRows } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { evidenceFor } from "./evidence.js";
 import { isLive } from "./watch-activity.js";
@@ -21,7 +21,7 @@ export interface UrlVerdict {
  */
 export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<Map<string, UrlVerdict>> {
   const watched = db.selectFrom("watches as w").select("w.url_normalized").where(isLive("w", now));
-  const rows = await selectListingRows(db, "few")
+  const rows = await selectReportRows(db)
     .where("l.url_normalized", "in", watched)
     .orderBy("l.is_active", "asc")
     .orderBy("l.last_seen_at", "asc")
