@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { body } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
-import { creditPaidRoute, failingPaidRoute, plainRoute } from "../helpers/test-routes.js";
+import { creditPaidRoute, failingPaidRoute, plainRoute, preparedReads, preparedRoute } from "../helpers/test-routes.js";
 
 let svc: PaidService;
 
 beforeAll(async () => {
-  svc = await startPaidService({ routes: [...productRoutes, plainRoute, failingPaidRoute, creditPaidRoute] });
+  svc = await startPaidService({ routes: [...productRoutes, plainRoute, failingPaidRoute, creditPaidRoute, preparedRoute] });
 });
 afterAll(() => svc?.close());
 
@@ -179,6 +179,35 @@ describe("credits", () => {
     expect(b.status).toBe(404);
     const [ja, jb] = [await body(a), await body(b)];
     expect({ ...ja, request_id: "" }).toEqual({ ...jb, request_id: "" });
+  });
+});
+
+describe("reads prepared beside the payment", () => {
+  const call = (tag: string, headers: Record<string, string> = {}, extra: object = {}) =>
+    fetch(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ tag, ...extra }) });
+
+  it("starts no read for a request that carries no payment, and none for invalid input", async () => {
+    expect((await call("unpaid")).status).toBe(402);
+    expect((await fetch(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, body: "{}" })).status).toBe(400);
+    expect(preparedReads).not.toContain("unpaid");
+    expect(preparedReads).toHaveLength(0);
+  });
+
+  it("hands the read to the handler of a credit-paid call, and drops it (even a failed one) when the payment fails", async () => {
+    const credit = await body(await svc.payingFetch(8)(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" }));
+    const paid = await call("paid", { "x-credit-id": credit.creditId });
+    expect(paid.status).toBe(200);
+    expect(await body(paid)).toEqual({ read: "read:paid", paidWith: "credit" });
+
+    // An unknown bundle falls through to 402: the read ran and failed, and nothing notices.
+    const unknown = await call("unknown", { "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, { failRead: true });
+    expect(unknown.status).toBe(402);
+    expect(preparedReads).toEqual(["paid", "unknown"]);
+
+    // A read that fails for a paid call fails the answer, and the call is given back.
+    const failed = await call("failed", { "x-credit-id": credit.creditId }, { failRead: true });
+    expect(failed.status).toBe(503);
+    expect((await body(await fetch(`${svc.url}/api/v1/credits/${credit.creditId}`))).balance).toBe(999);
   });
 });
 
