@@ -84,17 +84,20 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     }
   };
 
+  const paymentHeader = (c: Context) => c.req.header("payment-signature") ?? c.req.header("x-payment");
+  const creditsFor = (route: PaidRoute) => (route.acceptsCredits ? opts.credits : undefined);
   const carriesPayment = (c: Context, route: PaidRoute): boolean =>
-    c.req.header("payment-signature") !== undefined || c.req.header("x-payment") !== undefined || (route.acceptsCredits === true && opts.credits !== undefined && c.req.header("x-credit-id") !== undefined);
+    paymentHeader(c) !== undefined || (creditsFor(route) !== undefined && c.req.header("x-credit-id") !== undefined);
 
   async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
     const ctx = c as Context<AppEnv>;
-    if (route.acceptsCredits && opts.credits) {
-      const viaCredit = await opts.credits.tryPay(ctx, route, hctx, produce);
+    const credits = creditsFor(route);
+    if (credits) {
+      const viaCredit = await credits.tryPay(ctx, route, hctx, produce);
       if (viaCredit) return viaCredit;
     }
 
-    const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
+    const header = paymentHeader(c);
     const challenge = (error: string) => paymentRequiredResponse(c, paymentRequired(route, error));
     if (!header) return challenge(unpaidMessage(route.price));
 

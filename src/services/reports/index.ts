@@ -35,14 +35,14 @@ export function createReportsService(
       return preflightReport(subject!, clock.now());
     },
 
-    async batch(urls: readonly string[], rows?: Promise<CatalogRows>) {
+    async batch(urls: readonly string[], rows: Promise<CatalogRows> = find(urls)) {
       // Duplicates (after normalisation) collapse to their first occurrence, in input order.
       const seen = new Set<string>();
       const unique = urls.filter((u) => {
         const key = normalizeUrl(u);
         return seen.has(key) ? false : (seen.add(key), true);
       });
-      const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows ?? find(unique)));
+      const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows));
       return batchEnvelope(unique.map((url, i) => ({ url, subject: found[i]! })), clock.now());
     },
 

@@ -45,9 +45,11 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
 /** The subjects for a list of URLs: the catalogued ones from their rows, a live probe for each unknown one. */
 export async function resolveSubjects(rows: CatalogRows, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
   return Promise.all(
-    urls.map(normalizeUrl).map(async (url) => {
+    urls.map(async (url) => {
       const row = rows.get(url);
-      return row ? subjectOf(row) : unknownSubject(url, await live.observe(url, now));
+      if (row) return subjectOf(row);
+      const normalized = normalizeUrl(url);
+      return unknownSubject(normalized, await live.observe(normalized, now));
     }),
   );
 }
