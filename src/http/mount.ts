@@ -39,7 +39,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
       },
     };
 
-    const prepared = def.prepare && (def.price === null || deps.gate?.carriesPayment(c as Context, def as PaidRoute)) ? handled(def.prepare(input as never, deps.ctx)) : undefined;
+    const prepared = def.prepare && (def.price === null || deps.gate?.offersCredit(c as Context, def as PaidRoute)) ? handled(def.prepare(input as never, deps.ctx)) : undefined;
     const produce = async (): Promise<Response> => {
       const out = await def.handler(input as never, hctx, prepared);
       const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;

@@ -23,9 +23,10 @@ export interface RouteDef<
   handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext, prepared?: Promise<Prepared>) => Promise<z.output<Res>>;
   /**
    * Read-only work the handler needs (a database read; never a probe, a write or anything else
-   * with effects), started as soon as the input is valid so that it runs while the payment is
-   * being checked instead of after it. On a paid route it starts only for a request that
-   * carries a payment or a credit id; when the payment fails its result is dropped.
+   * with effects), started as soon as the input is valid so that it runs beside the credit
+   * spend instead of after it. On a paid route it starts only for a request that offers a
+   * credit id; when the bundle cannot pay, its result is dropped. An x402 payment runs the
+   * handler's reads after its claim is recorded, as before.
    */
   prepare?: (input: HandlerInput<Body, Params>, app: AppContext) => Promise<Prepared>;
   /**

@@ -182,11 +182,11 @@ describe("credits", () => {
   });
 });
 
-describe("reads prepared beside the payment", () => {
+describe("reads prepared beside the credit spend", () => {
   const call = (tag: string, headers: Record<string, string> = {}, extra: object = {}) =>
     fetch(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ tag, ...extra }) });
 
-  it("starts no read for a request that carries no payment, and none for invalid input", async () => {
+  it("starts no read for a request that offers no credit, and none for invalid input", async () => {
     expect((await call("unpaid")).status).toBe(402);
     expect((await fetch(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, body: "{}" })).status).toBe(400);
     expect(preparedReads).not.toContain("unpaid");
@@ -202,6 +202,12 @@ describe("reads prepared beside the payment", () => {
     // An unknown bundle falls through to 402: the read ran and failed, and nothing notices.
     const unknown = await call("unknown", { "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, { failRead: true });
     expect(unknown.status).toBe(402);
+    expect(preparedReads).toEqual(["paid", "unknown"]);
+
+    // An x402 payment starts nothing early: the handler reads after the claim is recorded.
+    const viaX402 = await svc.payingFetch(8)(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: json, body: JSON.stringify({ tag: "x402" }) });
+    expect(viaX402.status).toBe(200);
+    expect(await body(viaX402)).toEqual({ read: "not started", paidWith: "x402" });
     expect(preparedReads).toEqual(["paid", "unknown"]);
 
     // A read that fails for a paid call fails the answer, and the call is given back.

@@ -84,10 +84,8 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     }
   };
 
-  const paymentHeader = (c: Context) => c.req.header("payment-signature") ?? c.req.header("x-payment");
   const creditsFor = (route: PaidRoute) => (route.acceptsCredits ? opts.credits : undefined);
-  const carriesPayment = (c: Context, route: PaidRoute): boolean =>
-    paymentHeader(c) !== undefined || (creditsFor(route) !== undefined && c.req.header("x-credit-id") !== undefined);
+  const offersCredit = (c: Context, route: PaidRoute): boolean => creditsFor(route) !== undefined && c.req.header("x-credit-id") !== undefined;
 
   async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
     const ctx = c as Context<AppEnv>;
@@ -97,7 +95,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
       if (viaCredit) return viaCredit;
     }
 
-    const header = paymentHeader(c);
+    const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
     const challenge = (error: string) => paymentRequiredResponse(c, paymentRequired(route, error));
     if (!header) return challenge(unpaidMessage(route.price));
 
@@ -169,7 +167,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     return response;
   }
 
-  return { charge, carriesPayment, paymentRequired };
+  return { charge, offersCredit, paymentRequired };
 }
 
 /** The facilitator did not answer: a 503 that never settles (spec 5.5). */
