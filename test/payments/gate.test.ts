@@ -105,6 +105,27 @@ describe("paid flow on the devnet", () => {
     expect((await body(replay)).error).toContain("already used");
   });
 
+  it("releases a claim the database recorded but never confirmed, so the same authorization pays for a retry", async () => {
+    const ledger = svc.ctx.services.payments;
+    const claim = ledger.claim;
+    // The claim commits, then the connection drops before its answer arrives.
+    ledger.claim = async (input) => {
+      ledger.claim = claim;
+      await claim(input);
+      throw new Error("Connection terminated unexpectedly");
+    };
+    const rec = recordingFetch(6);
+    const payer = svc.payer(6);
+    const before = await svc.balanceOf(payer);
+    const failed = await rec.fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: json, body: "{}" });
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get("payment-response")).toBeNull();
+    expect(await svc.balanceOf(payer)).toBe(before);
+    const retry = await fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: "{}" });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("payment-response")).not.toBeNull();
+  });
+
   it("refuses an underpaid authorization and charges nothing", async () => {
     const rec = recordingFetch(3);
     await rec.fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: json, body: "{}" });

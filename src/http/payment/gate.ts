@@ -129,7 +129,15 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     }
     const payer = verified.payer ?? null;
 
-    const claim = await opts.ledger.claim({ payload, route: route.id, requestId: hctx.requestId, payer, network: match.network, amountAtomic: match.amount });
+    let claim: Awaited<ReturnType<PaymentLedger["claim"]>>;
+    try {
+      claim = await opts.ledger.claim({ payload, route: route.id, requestId: hctx.requestId, payer, network: match.network, amountAtomic: match.amount });
+    } catch (err) {
+      // The claim may have committed before the database dropped: release it if it did, once the
+      // database answers, so the same authorization can pay for a retry.
+      await nowOrLater(`release unconfirmed payment claim of request ${hctx.requestId}`, () => opts.ledger.releaseUnconfirmed(payload, hctx.requestId, describe(err)), hctx.log);
+      throw err;
+    }
     if (!claim) return challenge("invalid_payment: this payment authorization was already used (replay)");
 
     hctx.payment = { kind: "x402", payer, network: match.network, amountAtomic: match.amount, paymentId: claim.id };

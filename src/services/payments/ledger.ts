@@ -33,6 +33,12 @@ export interface PaymentLedger {
   find(payload: PaymentPayload): Promise<ExistingPayment | undefined>;
   claim(input: ClaimInput): Promise<PaymentClaim | undefined>;
   release(claim: PaymentClaim, reason: string): Promise<void>;
+  /**
+   * Releases the claim `requestId` may have recorded for this authorization when the claim
+   * statement failed without an answer (the database dropped mid-statement: it may or may not
+   * have committed). Touches nothing when that claim was never recorded or was claimed again since.
+   */
+  releaseUnconfirmed(payload: PaymentPayload, requestId: string, reason: string): Promise<void>;
   settleFailed(claim: PaymentClaim, reason: string): Promise<void>;
   settled(claim: PaymentClaim, s: { transaction: string; network: string; payer: string | null }): Promise<void>;
 }
@@ -82,6 +88,15 @@ export function createPaymentLedger(db: Kysely<Database>, now: () => Date): Paym
       return row ? { id: row.id, key } : undefined;
     },
     release: (claim, reason) => setStatus(claim, "settlement_skipped", reason),
+    async releaseUnconfirmed(payload, requestId, reason) {
+      await db
+        .updateTable("payments")
+        .set({ status: "settlement_skipped", error: reason, updated_at: now() })
+        .where("authorization_key", "=", authorizationKey(payload))
+        .where("request_id", "=", requestId)
+        .where("status", "=", "verified")
+        .execute();
+    },
     settleFailed: (claim, reason) => setStatus(claim, "settle_failed", reason),
     async settled(claim, s) {
       const at = now();
