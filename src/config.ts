@@ -82,6 +82,7 @@ const envSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").default(false),
   TRUST_PROXY: bool("TRUST_PROXY").default(false),
   MAX_ENTRIES: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(1_000_000).default(5000),
+  REPORT_CACHE_ROWS: z.coerce.number({ error: "must be a whole number" }).int().min(0, "must be 0 (off) or more").max(10_000_000).default(250_000),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -115,6 +116,8 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   trustProxy: boolean;
   maxEntries: number;
+  /** Report rows each API process keeps in memory (0: none); docs/decisions/0012. */
+  reportCacheRows: number;
   logLevel: string;
 }
 
@@ -180,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
     trustProxy: e.TRUST_PROXY,
     maxEntries: e.MAX_ENTRIES,
+    reportCacheRows: e.REPORT_CACHE_ROWS,
     logLevel: e.LOG_LEVEL,
   };
 }

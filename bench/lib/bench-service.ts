@@ -39,7 +39,14 @@ export const unpaid = (def: AnyRouteDef, path: string): AnyRouteDef => ({ ...def
 export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: { clock?: Clock } = {}): Promise<BenchService> {
   const seeded = await openSeededDb({ listings: LISTINGS, now: opts.clock?.now(), poolSize: 16 });
   const db = seeded.db;
-  const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn", TRUST_PROXY: "true", CATALOG_URLS: "https://catalog.bench.example/discovery/resources" });
+  const config = loadConfig({
+    DATA_DIR: "memory://",
+    LOG_LEVEL: "warn",
+    TRUST_PROXY: "true",
+    CATALOG_URLS: "https://catalog.bench.example/discovery/resources",
+    // REPORT_CACHE_ROWS=0 measures the service without its report-row cache (decision 0012).
+    REPORT_CACHE_ROWS: process.env.REPORT_CACHE_ROWS,
+  });
   const clock = opts.clock ?? new ManualClock(seeded.now);
   const readiness = new Readiness();
   readiness.markMigrated();

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
+import { pgliteNotifications, postgresNotifications, type Notifications } from "./notifications.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { registerPreparedStatements } from "./prepared.js";
 import type { Database } from "./schema.js";
@@ -19,7 +20,12 @@ export interface DbHandle {
   close(): Promise<void>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** NOTIFY channels this process hears (NOTIFY_CHANNELS). */
+  notifications: Notifications;
 }
+
+/** The channels a database handle listens to; the migrations' triggers notify them. */
+export const NOTIFY_CHANNELS = ["report_rows"] as const;
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when set, dataDir is ignored. */
@@ -48,15 +54,20 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DbHandle>
 function handle(
   db: Kysely<Database>,
   dialect: DbDialect,
+  notifications: Notifications,
   hooks: { beforeDestroy?: () => void; afterDestroy?: () => void } = {},
 ): DbHandle {
   let closing: Promise<void> | undefined;
   return {
     db,
     dialect,
+    notifications,
     close() {
       hooks.beforeDestroy?.();
-      closing ??= db.destroy().finally(() => hooks.afterDestroy?.());
+      closing ??= notifications
+        .close()
+        .then(() => db.destroy())
+        .finally(() => hooks.afterDestroy?.());
       return closing;
     },
     async ping() {
@@ -77,6 +88,17 @@ export function redactDatabaseUrl(url: string): string {
 }
 
 async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Promise<DbHandle> {
+  // pool.end() resolves before its sockets finish closing, so errors after close() are noise.
+  let closed = false;
+  const report = opts.onPoolError ?? ((err: Error) => console.error(`database pool: idle connection error: ${err.message}`));
+  const notifications = postgresNotifications({
+    connectionString: databaseUrl,
+    types: pgTypes,
+    channels: NOTIFY_CHANNELS,
+    onError: (err) => {
+      if (!closed) report(new Error(`listening for notifications: ${err.message}`));
+    },
+  });
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     // Enough for the api, prober, ingester and alerter loops of one process together; several
@@ -87,11 +109,9 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
     keepAlive: true,
     application_name: "x402-lookout",
     types: pgTypes,
+    onConnect: (client) => notifications.onPoolConnect(client),
   });
   // Without a listener, an idle connection dropped by the server would crash the process.
-  // pool.end() resolves before its sockets finish closing, so errors after close() are noise.
-  let closed = false;
-  const report = opts.onPoolError ?? ((err: Error) => console.error(`database pool: idle connection error: ${err.message}`));
   pool.on("error", (err) => {
     if (!closed) report(err);
   });
@@ -102,7 +122,7 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
   pool.on("connect", (client) => client.on("error", () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPreparedStatements(db, pool);
-  const h = handle(db, "postgres", {
+  const h = handle(db, "postgres", notifications, {
     beforeDestroy: () => (closed = true),
   });
   try {
@@ -128,7 +148,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
     const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     markSoleWriter(db);
-    return handle(db, "pglite", { afterDestroy: () => lock?.release() });
+    return handle(db, "pglite", pgliteNotifications(pglite), { afterDestroy: () => lock?.release() });
   } catch (err) {
     lock?.release();
     throw err;

@@ -11,9 +11,9 @@ import { createTrialService } from "./trial/index.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
 /** Every business service, built once from the context's database, clock and config. */
-export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries">) {
+export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries" | "reportCacheRows">) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
-  const reports = createReportsService(db.db, clock, live);
+  const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows });
   const alternatives = createAlternativesService(db.db);
   const blacklist = createBlacklistService(db.db, config.maxEntries);
   const whatsNew = createWhatsNewService(db.db, clock);
@@ -26,11 +26,13 @@ export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, 
     trial: createTrialService(db.db, clock, reports),
     whatsNew,
     /**
-     * Builds what the catalog products keep per verdict generation (docs/catalog-products.md),
-     * so the first calls after start do not wait for it.
+     * Builds what the catalog products keep per verdict generation (docs/catalog-products.md)
+     * and reads the catalog's report rows into memory, so the first calls after start do not
+     * wait for them.
      */
     async warm() {
-      await Promise.all([alternatives.warm(), blacklist.warm(), whatsNew.warm()]);
+      // A report-row cache that cannot hear its feed yet stays off and keeps retrying; nothing to warm.
+      await Promise.all([alternatives.warm(), blacklist.warm(), whatsNew.warm(), reports.find.cache.warm().catch(() => undefined)]);
     },
     /** Releases outbound connection pools. */
     close: () => live.close(),

@@ -24,8 +24,10 @@ let ctx: TestContext;
 let url: string;
 let close: () => Promise<void>;
 const TARGET = "https://weather.example/v1/forecast";
+/** Read by no other test: its row is not in the process's report-row cache, so the outage meets the read. */
+const UNREAD_TARGET = "https://weather.example/v1/history";
 const json = { "content-type": "application/json" };
-const preflight = (headers: Record<string, string> = {}) => ({ method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ url: TARGET }) });
+const preflight = (headers: Record<string, string> = {}, target = TARGET) => ({ method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ url: target }) });
 
 beforeAll(async () => {
   chain = await startPaidService({ routes: productRoutes });
@@ -36,6 +38,7 @@ beforeAll(async () => {
   ctx.clock.set(new Date());
   const id = await seedListing(ctx, { url: TARGET, service: "Skycast", provider: "0xaaa", price: "0.002" });
   await seedProbes(ctx, id, series(2 * 3_600_000, 600_000, () => ({ status: 402, healthy: true, latency: 120 })));
+  await seedListing(ctx, { url: UNREAD_TARGET, service: "Skycast", provider: "0xaaa", price: "0.002" });
   await recompute(ctx);
   const gate = await createAppGate(ctx, devnetRail(chain.devnet), productRoutes);
   const server = await listen(createApp({ ctx, routes: productRoutes, gate }), "127.0.0.1", port);
@@ -105,7 +108,7 @@ describe(`the database unavailable mid-request`, () => {
     const credit = await body(await chain.payingFetch(3)(`${url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" }));
     expect(credit.balance).toBe(1000);
     const wentDown = outage.downOnStatement("listing");
-    const res = await fetch(`${url}/api/v1/preflight`, preflight({ "x-credit-id": credit.creditId }));
+    const res = await fetch(`${url}/api/v1/preflight`, preflight({ "x-credit-id": credit.creditId }, UNREAD_TARGET));
     await wentDown;
     expect(res.status).toBe(503);
     expect(res.headers.get("x-credit-balance")).toBeNull();

@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, sql, type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from "kysely";
 import { openDatabase } from "../../src/db/client.js";
 import { PGliteDialect } from "../../src/db/pglite-dialect.js";
+import { pgliteNotifications } from "../../src/db/notifications.js";
 import type { Database } from "../../src/db/schema.js";
 import { pgliteParsers } from "../../src/db/type-parsers.js";
 import { createTestDb, migratedTemplate, testDatabaseUrl, type TestDb } from "./db.js";
@@ -95,6 +96,7 @@ async function viaDriver(): Promise<DbOutage> {
     db: {
       db,
       dialect: "pglite",
+      notifications: pgliteNotifications(pglite),
       close: () => (closing ??= db.destroy()),
       ping: async () => void (await sql`select 1`.execute(db)),
     },

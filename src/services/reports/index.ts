@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { withDeadline } from "../../lib/transient-errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
@@ -16,12 +15,14 @@ export const SINGLE_DB_BUDGET_MS = 8_000;
 
 /** Preflight, batch and forensics: each a lookup of precomputed signals, never a scan. */
 export function createReportsService(
-  db: Kysely<Database>,
+  handle: Pick<DbHandle, "db" | "notifications">,
   clock: Clock,
   live: LiveProber,
-  budgets: { batchMs: number; singleMs: number } = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
+  o: { cacheRows: number; budgets?: { batchMs: number; singleMs: number } },
 ) {
-  const find = createFindListings(db);
+  const { db } = handle;
+  const budgets = o.budgets ?? { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS };
+  const find = createFindListings(db, handle.notifications, o.cacheRows);
   const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(await rows, live, urls, clock.now());
   return {
     /**
