@@ -9,7 +9,7 @@ export interface LoadSpec {
   perRequestHeaders?: () => Record<string, string>;
   seconds: number;
   connections: number;
-  /** Fixed total rate in requests per second (autocannon overallRate); unset: as fast as possible. */
+  /** A total rate in requests per second (autocannon overallRate: each second's requests go out as a burst, see paced-load.ts); unset: as fast as possible. */
   rate?: number;
 }
 

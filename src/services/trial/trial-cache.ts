@@ -20,17 +20,17 @@ interface Stored {
  */
 export function createTrialCacheStore(db: Kysely<Database>): (urlNormalized: string, report: PreflightReport, now: Date) => Promise<void> {
   const store = coalesce<Stored, void>(async (entries) => {
-    const column = <T>(f: (e: Stored) => T) => entries.map(f);
+    // One JSON document for the batch: the reports go in as JSON once, not as text array elements escaped again.
+    const given = JSON.stringify(entries.map((e, i) => ({ url: e.urlNormalized, report: e.report, at: e.at.toISOString(), ord: i })));
     await executePrepared(db, "trial-cache-store", sql`
       with ${asyncCommitCte},
       given as (
         select distinct on (url) url, report, at
-        from unnest(${column((e) => e.urlNormalized)}::text[], ${column((e) => JSON.stringify(e.report))}::text[], ${column((e) => e.at.toISOString())}::text[])
-          with ordinality as t(url, report, at, ord)
+        from jsonb_to_recordset(${given}::jsonb) as t(url text, report jsonb, at timestamptz, ord int)
         order by url, ord desc
       )
       insert into trial_cache (url_normalized, report, created_at, expires_at)
-      select url, report::jsonb, at::timestamptz, at::timestamptz + make_interval(secs => ${TRIAL.cacheSeconds}) from given, async_commit order by url
+      select url, report, at, at + make_interval(secs => ${TRIAL.cacheSeconds}) from given, async_commit order by url
       on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at`.compile(db));
     return entries.map(() => undefined);
   });
