@@ -24,8 +24,10 @@ export interface DbHandle {
   notifications: Notifications;
 }
 
+/** Listing ids whose report row a committed statement changed (migration 0012's triggers). */
+export const REPORT_ROWS_CHANNEL = "report_rows";
 /** The channels a database handle listens to; the migrations' triggers notify them. */
-export const NOTIFY_CHANNELS = ["report_rows"] as const;
+export const NOTIFY_CHANNELS = [REPORT_ROWS_CHANNEL] as const;
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when set, dataDir is ignored. */

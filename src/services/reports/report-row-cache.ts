@@ -1,7 +1,6 @@
+import { REPORT_ROWS_CHANNEL } from "../../db/client.js";
 import type { Notifications } from "../../db/notifications.js";
 import type { ReportRow } from "../signals/listing-row.js";
-
-export const REPORT_ROWS_CHANNEL = "report_rows";
 
 export interface ReportRowCache {
   /** The row `lookup` gives for a normalized URL, from memory when it holds it. */
