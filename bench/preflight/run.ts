@@ -20,6 +20,7 @@ import { pacedLoad, pacedSummary } from "../lib/paced-load.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RATE = 1_000;
+const DAY_MS = 86_400_000;
 const svc = await startBenchService([unpaid(preflightBatchRoute, "/bench/batch"), unpaid(forensicsRoute, "/bench/forensics")]);
 const base = svc.server.url;
 const credit = await benchCredit(svc.ctx);
@@ -30,7 +31,12 @@ await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credi
 await sql`analyze trial_cache, trial_counters, credits`.execute(svc.ctx.db.db);
 
 const bare = await load({ url: `${base}/bench/bare`, method: "GET", seconds: SECONDS, connections: 16 });
+// The trial phase runs on the next UTC day, its counts all fresh: 1,000 hosts at 50 trial calls a
+// day allow 50,000 answers, and a call refused at its host's limit answers 429 without a report,
+// so only 2xx answers count below. The clock then goes back for the phases that read history.
+svc.advance(DAY_MS);
 const trial = await load({ url: `${base}/api/v1/preflight-trial`, body: urlBody, perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }), seconds: SECONDS, connections: 16 });
+svc.advance(-DAY_MS);
 const credited = await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS, connections: 16 });
 // 1,000 requests/s evenly spaced; the bare route at the same rate is the floor of this setup's tail (the load generator shares the process).
 const bareFixed = await pacedLoad({ url: `${base}/bench/bare`, method: "GET", rate: RATE, seconds: SECONDS, connections: 16 });
@@ -50,9 +56,10 @@ for (const [name, r] of [["bare Hono JSON", bare], ["preflight-trial", trial], [
 console.log(pacedSummary("bare, paced", bareFixed, RATE));
 console.log(pacedSummary("credit-paid preflight, paced", fixed, RATE));
 for (const [name, r] of [["batch of 50", batch], ["forensics", forensics]] as const) console.log(summary(name, r));
-const trialRatio = trial.requests.average / bare.requests.average;
+const trialRate = trial["2xx"] / trial.duration;
+const trialRatio = trialRate / bare.requests.average;
 const creditRatio = credited.requests.average / bare.requests.average;
 console.log(
   `targets: trial ratio ${trialRatio.toFixed(2)} (>= 0.5), credit ratio ${creditRatio.toFixed(2)} (>= 0.5), p99 @1000/s ${fixed.latency.p99} ms (<= 5; bare route ${bareFixed.latency.p99} ms), batch p50 ${batch.latency.p50} ms (<= 15), forensics p99 ${forensics.latency.p99} ms (<= 25)`,
 );
-console.log(`preflight-trial = ${trial.requests.average.toFixed(0)} req/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`);
+console.log(`preflight-trial = ${trialRate.toFixed(0)} answers/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`);

@@ -88,4 +88,25 @@ describe("trial calls coalesced per event-loop turn", () => {
     expect(await consume(call("192.0.2.50", "d.example"), NOON)).toEqual({ ok: true, n: 2 });
     expect(await consume(call("192.0.2.50", "c.example"), new Date(NOON.getTime() + TRIAL.cacheSeconds * 1000))).toBeUndefined();
   });
+  it("stores a call's offered answer in its counting statement: later calls of the URL get it, a refused call stores nothing", async () => {
+    const consume = createTrialQuota(db.db);
+    const report = (n: number) => ({ ok: true, n }) as never;
+    const offered = (ip: string, host: string, n: number) => ({ ...call(ip, host), offer: report(n) });
+    // One turn: the first call of e.example stores its offer and the second gets that one, not its own.
+    expect(await Promise.all([consume(offered("192.0.2.60", "e.example", 1), NOON), consume(offered("192.0.2.61", "e.example", 2), NOON)])).toEqual([
+      { ok: true, n: 1 },
+      { ok: true, n: 1 },
+    ]);
+    // A later turn reads the stored answer; a call without an offer gets it too.
+    expect(await consume(offered("192.0.2.62", "e.example", 3), NOON)).toEqual({ ok: true, n: 1 });
+    expect(await consume(call("192.0.2.62", "e.example"), NOON)).toEqual({ ok: true, n: 1 });
+    // Once the answer expires, the next offer replaces it.
+    const later = new Date(NOON.getTime() + TRIAL.cacheSeconds * 1000);
+    expect(await consume(offered("192.0.2.62", "e.example", 4), later)).toEqual({ ok: true, n: 4 });
+    expect(await consume(call("192.0.2.63", "e.example"), later)).toEqual({ ok: true, n: 4 });
+    // An IP past its limit offers an answer for a new URL: refused, and nothing is stored.
+    await Promise.all(Array.from({ length: 10 }, () => consume(call("192.0.2.64", "f.example"), NOON)));
+    await expect(consume(offered("192.0.2.64", "f.example", 5), NOON)).rejects.toBeInstanceOf(TrialLimitExceeded);
+    expect(await db.db.selectFrom("trial_cache").select("url_normalized").where("url_normalized", "=", "https://f.example/x").execute()).toEqual([]);
+  });
 });

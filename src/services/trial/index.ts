@@ -14,9 +14,15 @@ export function createTrialService(db: Kysely<Database>, clock: Clock, reports: 
     async preflight(url: string, clientIp: string) {
       const now = clock.now();
       const normalized = normalizeUrl(url);
-      const cached = await consume({ ip: clientIp, host: new URL(normalized).host, urlNormalized: normalized }, now);
+      const call = { ip: clientIp, host: new URL(normalized).host, urlNormalized: normalized };
+      const rows = await reports.find([url]);
+      // A catalogued URL's report is a lookup: made first and offered to the counting statement,
+      // which stores it as the URL's cached answer unless a fresh one is there (one statement).
+      if (rows.has(url)) return (await consume({ ...call, offer: await reports.preflight(url, Promise.resolve(rows)) }, now))!;
+      // An unknown URL's report takes a live probe: counted first, so a refused or cached call probes nothing.
+      const cached = await consume(call, now);
       if (cached) return cached;
-      const report = await reports.preflight(url);
+      const report = await reports.preflight(url, Promise.resolve(rows));
       await store(normalized, report, now);
       return report;
     },
