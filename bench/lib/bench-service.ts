@@ -17,8 +17,6 @@ import { openSeededDb } from "./seeded-db.js";
 
 export interface BenchService {
   ctx: AppContext;
-  /** Moves the service's manual clock on (the default clock; a clock given to startBenchService is the caller's to move). */
-  advance(ms: number): void;
   app: App;
   server: RunningServer;
   db: BenchDb;
@@ -65,10 +63,6 @@ export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: {
   const server = await listen(app, "127.0.0.1", 0);
   return {
     ctx,
-    advance(ms) {
-      if (!(clock instanceof ManualClock)) throw new Error("advance: the service runs on a clock given to startBenchService");
-      clock.advance(ms);
-    },
     app,
     server,
     db,
