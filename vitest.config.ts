@@ -12,6 +12,7 @@ const databaseFree = [
   "test/demo/**",
   "test/lib/**",
   "test/config.test.ts",
+  "test/db/coalesce.test.ts",
   "test/client/client-unit.test.ts",
   "test/client/guard-fetch-unit.test.ts",
   "test/client/contracts.test.ts",

@@ -6,8 +6,12 @@ import { createTestDb, type TestDb } from "../helpers/db.js";
 
 const NOON = new Date("2026-11-22T12:00:00.000Z");
 
-/** The trial quota's statement serves every call of one event-loop turn; these calls all share one. */
+/**
+ * The trial quota's statement serves the calls of one event-loop turn, at most TRIAL_BATCH_MAX of
+ * them; the tests of one statement's order give it the whole turn.
+ */
 describe("trial calls coalesced per event-loop turn", () => {
+  const wholeTurn = { batchMax: 1_000 };
   let db: TestDb;
   beforeEach(async () => {
     db = await createTestDb();
@@ -26,7 +30,7 @@ describe("trial calls coalesced per event-loop turn", () => {
     );
 
   it("grants an IP's first ten calls of a turn and never counts the refused ones against their hosts", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db.db, wholeTurn);
     const results = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => consume(call("192.0.2.1", `h${i}.example`), NOON)));
     expect(outcomes(results)).toEqual([...Array(10).fill("ok"), ...Array(5).fill("ip")]);
     expect(await counts("ip")).toEqual({ "192.0.2.1": TRIAL.perIpPerDay });
@@ -34,11 +38,27 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("grants a host's first fifty calls of a turn; the refused calls still count against their IPs", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db.db, wholeTurn);
     const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => consume(call(`198.51.100.${i}`, "busy.example"), NOON)));
     expect(outcomes(results)).toEqual([...Array(50).fill("ok"), ...Array(10).fill("host")]);
     expect(await counts("host")).toEqual({ "busy.example": TRIAL.perHostPerDay });
     expect(Object.keys(await counts("ip"))).toHaveLength(60);
+  });
+
+  it("counts exactly when a turn's calls fill several statements in flight at once", async () => {
+    const consume = createTrialQuota(db.db);
+    // One IP, fifteen hosts: more than one statement; whichever runs first, exactly ten calls pass and only their hosts are counted.
+    const ipCalls = Array.from({ length: 15 }, (_, i) => call("192.0.2.2", `g${i}.example`));
+    const byIp = outcomes(await Promise.allSettled(ipCalls.map((c) => consume(c, NOON))));
+    expect(byIp.filter((o) => o === "ok")).toHaveLength(TRIAL.perIpPerDay);
+    expect(byIp.filter((o) => o === "ip")).toHaveLength(15 - TRIAL.perIpPerDay);
+    expect(Object.keys(await counts("host")).sort()).toEqual(ipCalls.filter((_, i) => byIp[i] === "ok").map((c) => c.host).sort());
+    // One host, sixty IPs: several statements; exactly fifty pass, and every IP is counted once.
+    const byHost = outcomes(await Promise.allSettled(Array.from({ length: 60 }, (_, i) => consume(call(`198.51.100.${i}`, "crowded.example"), NOON))));
+    expect(byHost.filter((o) => o === "ok")).toHaveLength(TRIAL.perHostPerDay);
+    expect(byHost.filter((o) => o === "host")).toHaveLength(60 - TRIAL.perHostPerDay);
+    expect((await counts("host"))["crowded.example"]).toBe(TRIAL.perHostPerDay);
+    expect(Object.values(await counts("ip")).filter((n) => n === 1)).toHaveLength(60);
   });
 
   it("continues from the counts earlier turns left, both limits in one turn", async () => {
