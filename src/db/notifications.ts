@@ -132,13 +132,14 @@ export function postgresNotifications(o: { connectionString: string; types: pg.C
       set.add(listener);
       const unsubscribe = () => void set.delete(listener);
       if (client) listener.ready();
-      else if (!connecting) {
-        // The first attempt's failure is the caller's to see; the retries go on behind it.
-        connecting = connect().finally(() => (connecting = undefined));
-        await connecting.catch((err: unknown) => {
-          void start();
-          throw err;
-        });
+      else {
+        if (!connecting) {
+          // The first attempt's failure is its callers' to see; the retries go on behind it.
+          connecting = connect().finally(() => (connecting = undefined));
+          connecting.catch(() => void start());
+        }
+        // Whoever started the attempt (this call, an earlier one or a reconnect), this one resolves once it is heard.
+        await connecting;
       }
       return unsubscribe;
     },
