@@ -1,7 +1,7 @@
 import DataLoader from "dataloader";
 
 /** The most calls one coalesced statement serves unless its caller sets its own maximum. */
-export const COALESCE_MAX_BATCH = 100;
+const COALESCE_MAX_BATCH = 100;
 
 /**
  * Coalesces concurrent calls into one statement: every call made during one turn of the event
