@@ -10,6 +10,7 @@ import { startDatasetScheduler } from "./services/dataset/scheduler.js";
 import { startFlagRecorder } from "./services/delist/recorder.js";
 import { startAlerter } from "./workers/alerter.js";
 import { startIngester } from "./workers/ingester.js";
+import { startPaymentReconciler } from "./workers/payments.js";
 import { startProber } from "./workers/prober.js";
 import { startVerdicts } from "./workers/verdicts.js";
 
@@ -49,6 +50,8 @@ async function startApi({ ctx, rail, lifecycle }: RoleDeps): Promise<void> {
   if (!rail) throw new Error("the api role needs a payment rail");
   const gate = await createAppGate(ctx, rail, productRoutes);
   const app = createApp({ ctx, routes: productRoutes, gate });
+  const reconciler = startPaymentReconciler(ctx, rail.chain);
+  lifecycle.add("payment reconciler", () => reconciler.stop());
   // Dataset files live on this process's disk, where /dataset serves them.
   const datasets = startDatasetScheduler(ctx);
   lifecycle.add("dataset scheduler", () => datasets.stop());

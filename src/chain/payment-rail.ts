@@ -1,7 +1,11 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/log.js";
+import type { SmartSignatureCheck } from "../services/payments/authorization-check.js";
+import type { ChainReader } from "../services/payments/chain-outcome.js";
+import { chainReader, remoteChainClient, smartSignatureCheck } from "./chain-reader.js";
 import { startDevnet, type Devnet } from "./devnet.js";
 import { createLocalFacilitator, createRemoteFacilitator, type FacilitatorClient } from "./facilitator.js";
+import { checkFacilitatorSupport } from "./facilitator-check.js";
 import { getNetworkInfo } from "./networks.js";
 
 /** Where payments go and who settles them: the local devnet, or a remote facilitator. */
@@ -10,6 +14,9 @@ export interface PaymentRail {
   payTo: string;
   asset: { address: string; name: string; version: string };
   facilitator: FacilitatorClient;
+  /** The chain itself, read to resolve payments whose settlement outcome is not known. */
+  chain: ChainReader;
+  smartSignatures: SmartSignatureCheck;
   /** Present when the embedded devnet runs in this process. */
   devnet?: Devnet;
 }
@@ -19,7 +26,10 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
   const asset = { address: info.usdc.address, name: info.usdc.eip712.name, version: info.usdc.eip712.version };
   if (config.facilitatorUrl) {
     log.info({ facilitator: config.facilitatorUrl, network: config.network }, "payments settle through a remote facilitator");
-    return { network: config.network, payTo: config.payTo!, asset, facilitator: createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader) };
+    const facilitator = createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader ?? config.cdpApiKey);
+    await checkFacilitatorSupport(facilitator, { url: config.facilitatorUrl, network: config.network }, log);
+    const client = remoteChainClient(config.network, config.rpcUrl);
+    return { network: config.network, payTo: config.payTo!, asset, facilitator, chain: chainReader(client), smartSignatures: smartSignatureCheck(client) };
   }
   const devnet = await startDevnet({ log });
   const demo = devnet.demoAccounts[0]!;
@@ -38,6 +48,8 @@ export function devnetRail(devnet: Devnet, payTo: string = devnet.payTo): Paymen
     payTo,
     asset: { address: devnet.usdcAddress, name: usdc.eip712.name, version: usdc.eip712.version },
     facilitator: createLocalFacilitator(devnet),
+    chain: chainReader(devnet.publicClient),
+    smartSignatures: smartSignatureCheck(devnet.publicClient),
     devnet,
   };
 }

@@ -233,7 +233,7 @@ export interface FlagHistoryTable {
 
 // ---- payments, credits, trial --------------------------------------------------------------
 
-export type PaymentStatus = "verified" | "settled" | "settle_failed" | "settlement_skipped" | "verify_failed";
+export type PaymentStatus = "claimed" | "settling" | "settled" | "failed" | "released";
 
 export interface PaymentsTable {
   id: Generated<string>;
@@ -249,6 +249,11 @@ export interface PaymentsTable {
   tx_hash: string | null;
   status: PaymentStatus;
   error: string | null;
+  authorizer: string | null;
+  nonce: string | null;
+  valid_before: NullableNumeric;
+  identifier_hash: string | null;
+  sealed_answer: string | null;
   created_at: DefaultTimestamp;
   settled_at: NullableTimestamp;
   updated_at: DefaultTimestamp;

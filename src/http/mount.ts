@@ -1,7 +1,9 @@
 import type { Context, Hono } from "hono";
 import { attribution, attributionHeaders } from "./attribution.js";
 import { answerSchema } from "./contracts/answer-schema.js";
+import { ApiError } from "./errors.js";
 import { readInput } from "./input.js";
+import { paymentRequiredResponse } from "./payment/challenge.js";
 import { handled } from "../lib/handled.js";
 import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
@@ -25,8 +27,8 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
     c.set("paid", def.price !== null);
     if (provenanceHeaders) for (const [k, v] of Object.entries(provenanceHeaders)) c.header(k, v);
 
-    const input = await readInput(c, def);
-    def.check?.(input as never, deps.ctx);
+    const input = await readValidInput(c, def, deps);
+    if (input instanceof Response) return input;
     const extraHeaders: Record<string, string> = {};
     const hctx: HandlerContext = {
       app: deps.ctx,
@@ -51,6 +53,23 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
     if (!deps.gate) throw new Error(`route ${def.id} has a price but no payment gate is configured`);
     return deps.gate.charge(c as Context, def as PaidRoute, hctx, produce);
   });
+}
+
+/**
+ * The route's validated input; for an unpaid request to a paid route whose input would be
+ * refused, the 402 challenge with the problem in its `error` (spec 5.2: paid routes answer an
+ * unpaid request with 402), so catalog indexers that probe with any body see the price.
+ */
+async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Promise<{ body: unknown; params: unknown } | Response> {
+  try {
+    const input = await readInput(c, def);
+    def.check?.(input as never, deps.ctx);
+    return input;
+  } catch (err) {
+    const route = def as PaidRoute;
+    if (!(err instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c, route)) throw err;
+    return paymentRequiredResponse(c, deps.gate.paymentRequired(route, `${err.code}: ${err.message} (a paid request with this input is answered ${err.status} and charged nothing)`));
+  }
 }
 
 function assertResponse(def: AnyRouteDef, body: unknown): void {

@@ -35,10 +35,12 @@ export interface RouteDef<
    */
   check?: (input: HandlerInput<Body, Params>, app: AppContext) => void;
   /**
-   * Called when a request repeats a payment that already paid for an answer. May throw an
-   * ApiError (credits answer 409 with the bundle it bought); otherwise the gate answers 402.
+   * Called when a request repeats a payment that already paid for an answer: with the payment's
+   * id when the request proved it is the original payer's (its payment-identifier), null when it
+   * did not. May throw an ApiError (credits answer 409, with the bundle only for the payer);
+   * otherwise the gate answers with the stored answer or its own 409.
    */
-  onReplay?: (paymentId: string, ctx: HandlerContext) => Promise<void>;
+  onReplay?: (paymentId: string | null, ctx: HandlerContext) => Promise<void>;
 }
 
 export interface HandlerInput<Body extends z.ZodType, Params extends z.ZodType> {

@@ -98,7 +98,7 @@ describe("a certificate bought with a payment", () => {
   it("exists publicly only once its payment settled, and a retried payment replaces it", async () => {
     const payment = await ctx.db.db
       .insertInto("payments")
-      .values({ authorization_key: "test:payer:nonce-1", request_id: "req-1", route: "verified", network: "eip155:84532", amount_atomic: "1000000", status: "verified" })
+      .values({ authorization_key: "test:payer:nonce-1", request_id: "req-1", route: "verified", network: "eip155:84532", amount_atomic: "1000000", status: "claimed" })
       .returning("id")
       .executeTakeFirstOrThrow();
     const first = await issueCertificate(ctx, { url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id, payer: "0xabc" });

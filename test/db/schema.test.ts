@@ -186,6 +186,11 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     created_at: "timestamptz not null",
     settled_at: "timestamptz null",
     updated_at: "timestamptz not null",
+    authorizer: "string null",
+    nonce: "string null",
+    valid_before: "string null",
+    identifier_hash: "string null",
+    sealed_answer: "string null",
   },
   probe_hourly: {
     listing_id: "number not null",

@@ -87,7 +87,7 @@ describe(`the database unavailable mid-request`, () => {
     expect((await settledPayments()).length).toBe(settledBefore);
     // The claims the outage left open are released once the database is back, so the same
     // signed authorization could pay for a retry.
-    const open = () => ctx.db.db.selectFrom("payments").select("id").where("status", "=", "verified").execute();
+    const open = () => ctx.db.db.selectFrom("payments").select("id").where("status", "=", "claimed").execute();
     await expect.poll(async () => (await open()).length, { timeout: 10_000, interval: 200 }).toBe(0);
   });
 

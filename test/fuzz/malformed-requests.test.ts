@@ -79,12 +79,19 @@ beforeAll(async () => {
   // A real credit bundle and a real watch, so garbage can be aimed next to valid ids.
   const network = svc.devnet.network;
   const claim = await ctx.services.payments.claim({
-    payload: { x402Version: 2, accepted: { scheme: "exact", network }, payload: { authorization: { from: "0x" + "1".repeat(40), nonce: "0x" + "2".repeat(64) } } } as never,
+    key: `${network}:0x${"1".repeat(40)}:0x${"2".repeat(64)}`,
     route: "credits",
     requestId: "fuzz-seed",
     payer: null,
     network,
+    scheme: "exact",
+    asset: svc.devnet.usdcAddress,
+    payTo: svc.devnet.payTo,
     amountAtomic: "500000",
+    authorizer: "0x" + "1".repeat(40),
+    nonce: "0x" + "2".repeat(64),
+    validBefore: "4102444800",
+    identifierHash: null,
   });
   await ctx.services.payments.settled(claim!, { transaction: "0x" + "3".repeat(64), network, payer: null });
   creditId = (await ctx.services.credits.mint({ paymentId: claim!.id, payer: null, network, amountAtomic: "500000" })).creditId;

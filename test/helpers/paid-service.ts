@@ -12,7 +12,7 @@ import type { AnyRouteDef } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { createTestContext, type TestContext } from "./context.js";
 import { freePort } from "./free-port.js";
-import { x402PayingFetch } from "./x402-payer.js";
+import { x402PayingFetch, type PayerOptions } from "./x402-payer.js";
 
 export interface PaidService {
   url: string;
@@ -21,7 +21,7 @@ export interface PaidService {
   gate: PaymentGate;
   routes: readonly AnyRouteDef[];
   /** A fetch that pays like an unmodified third-party agent: @x402/fetch + ExactEvmScheme. */
-  payingFetch(accountIndex?: number, opts?: { spendCapUsd?: string; inner?: typeof fetch }): typeof fetch;
+  payingFetch(accountIndex?: number, opts?: PayerOptions): typeof fetch;
   balanceOf(address: Address): Promise<bigint>;
   payer(accountIndex?: number): Address;
   close(): Promise<void>;

@@ -17,7 +17,7 @@ describe("credit spends coalesced per event-loop turn", () => {
     await db.close();
   });
 
-  async function bundle(balance: number, opts: { status?: "settled" | "verified"; expiresAt?: Date } = {}): Promise<string> {
+  async function bundle(balance: number, opts: { status?: "settled" | "claimed"; expiresAt?: Date } = {}): Promise<string> {
     n += 1;
     const payment = await db.db
       .insertInto("payments")
@@ -45,7 +45,7 @@ describe("credit spends coalesced per event-loop turn", () => {
 
   it("answers each call of a mixed turn for its own bundle", async () => {
     const credits = createCreditsService(db.db, clock);
-    const [a, b, expired, unsettled] = [await bundle(10), await bundle(1), await bundle(10, { expiresAt: new Date(NOW.getTime() - 1) }), await bundle(10, { status: "verified" })];
+    const [a, b, expired, unsettled] = [await bundle(10), await bundle(1), await bundle(10, { expiresAt: new Date(NOW.getTime() - 1) }), await bundle(10, { status: "claimed" })];
     const unknown = "00000000-0000-4000-8000-000000000000";
     const calls = [a, b, expired, "not-a-uuid", a.toUpperCase(), unsettled, unknown, b];
     const spent = await Promise.all(calls.map((id) => credits.spend(id)));

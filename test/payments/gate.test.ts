@@ -15,7 +15,7 @@ afterAll(() => svc?.close());
 const json = { "content-type": "application/json" };
 
 /** Pays through @x402/fetch and keeps the PAYMENT-SIGNATURE it sent, for replay tests. */
-function recordingFetch(accountIndex = 0) {
+function recordingFetch(accountIndex = 0, paymentId?: string) {
   const sent: string[] = [];
   const spy: typeof fetch = async (input, init) => {
     const req = new Request(input as string | URL | Request, init);
@@ -23,7 +23,7 @@ function recordingFetch(accountIndex = 0) {
     if (sig) sent.push(sig);
     return fetch(req);
   };
-  return { sent, fetch: svc.payingFetch(accountIndex, { inner: spy }) };
+  return { sent, fetch: svc.payingFetch(accountIndex, { inner: spy, paymentId }) };
 }
 
 describe("402 challenge", () => {
@@ -44,9 +44,15 @@ describe("402 challenge", () => {
     expect(typeof fromBody.error).toBe("string");
   });
 
-  it("validates input before asking for payment", async () => {
-    const res = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: json, body: '{"fail":"yes"}' });
-    expect(res.status).toBe(400);
+  it("answers an unpaid request with 402 whatever its body, naming what a paid one would be refused for", async () => {
+    for (const bad of ['{"fail":"yes"}', "not json"]) {
+      const res = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: json, body: bad });
+      expect(res.status).toBe(402);
+      expect((await body(res)).error).toMatch(/^(bad_request|malformed_json): .*answered 400 and charged nothing/);
+    }
+    // A paid request (here: a credit id) with the same input is refused with 400 before anything is spent.
+    const paid = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, body: '{"fail":"yes"}' });
+    expect(paid.status).toBe(400);
   });
 
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64");
@@ -85,8 +91,8 @@ describe("paid flow on the devnet", () => {
     expect(row).toMatchObject({ status: "settled", route: "credits", payer, amount_atomic: "500000", network: "eip155:84532" });
   });
 
-  it("answers 409 with the existing bundle when a payment is reused to mint again", async () => {
-    const rec = recordingFetch(1);
+  it("answers 409 when a payment is reused to mint again, with the bundle only for a retry that carries the payment-identifier", async () => {
+    const rec = recordingFetch(1, "pay_gate_test_mint_again_0001");
     const first = await rec.fetch(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
     expect(first.status).toBe(200);
     const minted = await body(first);
@@ -97,12 +103,14 @@ describe("paid flow on the devnet", () => {
     expect(conflict.credit.creditId).toBe(minted.creditId);
   });
 
-  it("refuses a replayed payment on other routes with 402", async () => {
+  it("refuses a replayed payment on other routes with 409 and no answer", async () => {
     const rec = recordingFetch(2);
     expect((await rec.fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: json, body: "{}" })).status).toBe(200);
     const replay = await fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: "{}" });
-    expect(replay.status).toBe(402);
-    expect((await body(replay)).error).toContain("already used");
+    expect(replay.status).toBe(409);
+    const answer = await body(replay);
+    expect(answer.error).toBe("payment_already_used");
+    expect(answer.ok).toBeUndefined();
   });
 
   it("releases a claim the database recorded but never confirmed, so the same authorization pays for a retry", async () => {
@@ -145,7 +153,7 @@ describe("paid flow on the devnet", () => {
     expect(await body(res)).toMatchObject({ error: "service_unavailable", payment_settled: false });
     expect(await svc.balanceOf(payer)).toBe(before);
     const row = await svc.ctx.db.db.selectFrom("payments").select(["status"]).where("route", "=", "test-failing").executeTakeFirstOrThrow();
-    expect(row.status).toBe("settlement_skipped");
+    expect(row.status).toBe("released");
   });
 });
 

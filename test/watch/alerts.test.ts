@@ -143,7 +143,7 @@ describe("alerts of a paid watch", () => {
     const l = await healthyListing(svc.ctx);
     const payment = await svc.ctx.db.db
       .insertInto("payments")
-      .values({ authorization_key: "test:unsettled", request_id: "r", route: "watch", network: "eip155:84532", amount_atomic: "10000", status: "settle_failed" })
+      .values({ authorization_key: "test:unsettled", request_id: "r", route: "watch", network: "eip155:84532", amount_atomic: "10000", status: "failed" })
       .returning("id")
       .executeTakeFirstOrThrow();
     const deps = { db: svc.ctx.db.db, clock: svc.ctx.clock, rules: { allowPrivate: true } };

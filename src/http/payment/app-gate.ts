@@ -16,7 +16,8 @@ export function createAppGate(ctx: AppContext, rail: PaymentRail, routes: readon
     routes: routes.filter(isPaid) as PaidRoute[],
     ledger: ctx.services.payments,
     credits: createCreditBypass(ctx.services.credits),
-    log: ctx.log,
+    chain: rail.chain,
+    smartSignatures: rail.smartSignatures,
     facilitatorTimeoutMs: opts.facilitatorTimeoutMs,
   });
 }

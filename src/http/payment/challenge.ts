@@ -13,3 +13,13 @@ export function paymentRequiredResponse(c: Context, challenge: PaymentRequired):
   c.header("access-control-expose-headers", "payment-required, www-authenticate");
   return c.json(challenge, 402);
 }
+
+/** x402 SDK clients cap one payment at $1 unless configured otherwise (spendControls). */
+const SDK_DEFAULT_SPEND_CAP_USDC = 1;
+
+export function unpaidMessage(price: string): string {
+  const base = `Payment required: ${price} USDC. Sign the accepted requirement and retry with the PAYMENT-SIGNATURE header.`;
+  return Number(price) >= SDK_DEFAULT_SPEND_CAP_USDC
+    ? `${base} This is at or above the x402 SDK's default $1 per-payment cap: raise it first, e.g. x402Client.fromConfig({ ..., spendControls: { maxAmountPerPayment: "$${price}" } }).`
+    : base;
+}

@@ -1,7 +1,5 @@
-import type { PaymentPayload } from "@x402/core/types";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-import { authorizationKey } from "./authorization-key.js";
+import type { Database, PaymentStatus } from "../../db/schema.js";
 
 export interface PaymentClaim {
   id: string;
@@ -9,102 +7,102 @@ export interface PaymentClaim {
 }
 
 export interface ClaimInput {
-  payload: PaymentPayload;
+  key: string;
   route: string;
   requestId: string;
   payer: string | null;
   network: string;
+  scheme: string;
+  asset: string;
+  payTo: string;
   amountAtomic: string;
+  authorizer: string;
+  nonce: string;
+  validBefore: string;
+  identifierHash: string | null;
 }
 
-export interface ExistingPayment {
+export interface LedgerRow {
   id: string;
-  status: string;
+  status: PaymentStatus;
   route: string;
+  network: string;
+  payer: string | null;
+  txHash: string | null;
+  identifierHash: string | null;
+  sealedAnswer: string | null;
 }
+
+/** Statuses from which the same authorization may pay again: nothing reached the chain. */
+export const RECLAIMABLE: readonly PaymentStatus[] = ["failed", "released"];
 
 /**
- * The audit trail of every paid request, and the replay guard: an authorization is claimed
- * before the handler runs, so two concurrent requests with one signature cannot both be served.
- * A claim whose answer failed (nothing settled) may be claimed again by a retry.
+ * The audit trail of every paid request and the replay guard. States and who moves them:
+ * docs/payments.md. An authorization is claimed before the handler runs, so two requests with
+ * one signature cannot both be served, across processes.
  */
 export interface PaymentLedger {
-  /** A settled or in-flight payment for this signed authorization, if any. */
-  find(payload: PaymentPayload): Promise<ExistingPayment | undefined>;
+  byAuthorization(key: string): Promise<LedgerRow | undefined>;
+  /** The authorization a payment-identifier was first used with. */
+  byIdentifier(identifierHash: string): Promise<{ key: string } | undefined>;
+  /** undefined when the authorization is claimed, settling or settled already. */
   claim(input: ClaimInput): Promise<PaymentClaim | undefined>;
+  /**
+   * Releases the claim `requestId` may have recorded when the claim statement failed without an
+   * answer (it may or may not have committed); touches nothing claimed again since.
+   */
+  releaseUnconfirmed(key: string, requestId: string, reason: string): Promise<void>;
   release(claim: PaymentClaim, reason: string): Promise<void>;
   /**
-   * Releases the claim `requestId` may have recorded for this authorization when the claim
-   * statement failed without an answer (the database dropped mid-statement: it may or may not
-   * have committed). Touches nothing when that claim was never recorded or was claimed again since.
+   * The answer is ready and settlement is about to be asked for; `sealedAnswer` for a retry to
+   * collect. False when the claim is no longer this request's (the reconciler released it).
    */
-  releaseUnconfirmed(payload: PaymentPayload, requestId: string, reason: string): Promise<void>;
-  settleFailed(claim: PaymentClaim, reason: string): Promise<void>;
+  settling(claim: PaymentClaim, sealedAnswer: string | null): Promise<boolean>;
+  /** The settlement's transaction, broadcast but not yet confirmed. */
+  pending(claim: PaymentClaim, transaction: string | null, reason: string): Promise<void>;
+  failed(claim: PaymentClaim, reason: string): Promise<void>;
   settled(claim: PaymentClaim, s: { transaction: string; network: string; payer: string | null }): Promise<void>;
 }
 
-const RECLAIMABLE = ["settlement_skipped", "settle_failed", "verify_failed"] as const;
-
 export function createPaymentLedger(db: Kysely<Database>, now: () => Date): PaymentLedger {
-  const setStatus = async (claim: PaymentClaim, status: "settlement_skipped" | "settle_failed", error: string) => {
-    await db.updateTable("payments").set({ status, error, updated_at: now() }).where("id", "=", claim.id).execute();
+  const rowColumns = ["id", "status", "route", "network", "payer", "tx_hash as txHash", "identifier_hash as identifierHash", "sealed_answer as sealedAnswer"] as const;
+  const move = async (claim: PaymentClaim, status: PaymentStatus, set: { error?: string | null; tx_hash?: string | null; sealed_answer?: string | null }, from: readonly PaymentStatus[]) => {
+    const done = await db.updateTable("payments").set({ status, ...set, updated_at: now() }).where("id", "=", claim.id).where("status", "in", from).executeTakeFirst();
+    return done.numUpdatedRows > 0n;
   };
   return {
-    async find(payload) {
-      return db
-        .selectFrom("payments")
-        .select(["id", "status", "route"])
-        .where("authorization_key", "=", authorizationKey(payload))
-        .where("status", "in", ["verified", "settled"])
-        .executeTakeFirst();
-    },
+    byAuthorization: (key) => db.selectFrom("payments").select(rowColumns).where("authorization_key", "=", key).executeTakeFirst(),
+    byIdentifier: (hash) => db.selectFrom("payments").select("authorization_key as key").where("identifier_hash", "=", hash).executeTakeFirst(),
     async claim(input) {
-      const key = authorizationKey(input.payload);
       const at = now();
+      const fresh = {
+        status: "claimed" as const, request_id: input.requestId, route: input.route, payer: input.payer, identifier_hash: input.identifierHash,
+        sealed_answer: null, tx_hash: null, error: null, created_at: at, updated_at: at,
+      };
       const row = await db
         .insertInto("payments")
         .values({
-          authorization_key: key,
-          request_id: input.requestId,
-          route: input.route,
-          network: input.network,
-          scheme: input.payload.accepted.scheme,
-          asset: input.payload.accepted.asset,
-          pay_to: input.payload.accepted.payTo,
-          payer: input.payer,
-          amount_atomic: input.amountAtomic,
-          status: "verified",
-          created_at: at,
-          updated_at: at,
+          ...fresh, authorization_key: input.key, network: input.network, scheme: input.scheme, asset: input.asset, pay_to: input.payTo,
+          amount_atomic: input.amountAtomic, authorizer: input.authorizer.toLowerCase(), nonce: input.nonce.toLowerCase(), valid_before: input.validBefore,
         })
-        .onConflict((oc) =>
-          oc
-            .column("authorization_key")
-            .doUpdateSet({ status: "verified", request_id: input.requestId, route: input.route, error: null, updated_at: at })
-            .where("payments.status", "in", RECLAIMABLE),
-        )
+        .onConflict((oc) => oc.column("authorization_key").doUpdateSet(fresh).where("payments.status", "in", RECLAIMABLE))
         .returning("id")
         .executeTakeFirst();
-      return row ? { id: row.id, key } : undefined;
+      return row ? { id: row.id, key: input.key } : undefined;
     },
-    release: (claim, reason) => setStatus(claim, "settlement_skipped", reason),
-    async releaseUnconfirmed(payload, requestId, reason) {
-      await db
-        .updateTable("payments")
-        .set({ status: "settlement_skipped", error: reason, updated_at: now() })
-        .where("authorization_key", "=", authorizationKey(payload))
-        .where("request_id", "=", requestId)
-        .where("status", "=", "verified")
-        .execute();
+    async releaseUnconfirmed(key, requestId, reason) {
+      await db.updateTable("payments").set({ status: "released", error: reason, updated_at: now() })
+        .where("authorization_key", "=", key).where("request_id", "=", requestId).where("status", "=", "claimed").execute();
     },
-    settleFailed: (claim, reason) => setStatus(claim, "settle_failed", reason),
+    release: async (claim, reason) => void (await move(claim, "released", { error: reason }, ["claimed"])),
+    settling: (claim, sealed) => move(claim, "settling", { sealed_answer: sealed }, ["claimed"]),
+    pending: async (claim, tx, reason) => void (await move(claim, "settling", { tx_hash: tx, error: reason }, ["settling"])),
+    failed: async (claim, reason) => void (await move(claim, "failed", { error: reason }, ["settling"])),
+    // The chain is the truth: a confirmed settlement wins over whatever the row says.
     async settled(claim, s) {
       const at = now();
-      await db
-        .updateTable("payments")
-        .set({ status: "settled", tx_hash: s.transaction, network: s.network, payer: s.payer, settled_at: at, updated_at: at, error: null })
-        .where("id", "=", claim.id)
-        .execute();
+      await db.updateTable("payments").set({ status: "settled", tx_hash: s.transaction, network: s.network, payer: s.payer, settled_at: at, updated_at: at, error: null })
+        .where("id", "=", claim.id).execute();
     },
   };
 }

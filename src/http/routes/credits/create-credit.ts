@@ -34,11 +34,16 @@ export const createCreditRoute = defineRoute({
     const credit = await ctx.app.services.credits.mint({ paymentId: payment.paymentId, payer: payment.payer, network: payment.network, amountAtomic: payment.amountAtomic });
     return bundleBody(credit, ctx.app.config.publicBaseUrl);
   },
+  // The bundle id is a bearer token and the payment is public on chain: only the payer's own
+  // payment-identifier gets it back (docs/payments.md).
   onReplay: async (paymentId, ctx) => {
-    const credit = await ctx.app.services.credits.findByPayment(paymentId);
-    throw new ApiError(409, "credit_already_minted", "this payment already minted a credit bundle; it is returned in `credit`", {
-      credit: credit ? bundleBody(credit, ctx.app.config.publicBaseUrl) : null,
-    });
+    const credit = paymentId ? await ctx.app.services.credits.findByPayment(paymentId) : undefined;
+    throw new ApiError(
+      409,
+      "credit_already_minted",
+      credit ? "this payment already minted a credit bundle; it is returned in `credit`" : "this payment already minted a credit bundle; it is returned only to a retry that carries the original payment-identifier",
+      { credit: credit ? bundleBody(credit, ctx.app.config.publicBaseUrl) : null },
+    );
   },
 });
 

@@ -1,0 +1,54 @@
+import { decodePaymentSignatureHeader } from "@x402/core/http";
+import type { x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { extractAndValidatePaymentIdentifier, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { authorizationProblem, type SignedAuthorization, type SmartSignatureCheck } from "../../services/payments/authorization-check.js";
+import { authorizationKey } from "../../services/payments/authorization-key.js";
+import { exactEvmPayloadProblem, isObject } from "./payload-shape.js";
+
+/** A payment whose signer, payee, amount, network, asset and validity this process checked itself. */
+export interface CheckedPayment {
+  payload: PaymentPayload;
+  /** What goes to the facilitator: the payload without the payer's payment-identifier. */
+  forFacilitator: PaymentPayload;
+  requirement: PaymentRequirements;
+  signed: SignedAuthorization;
+  key: string;
+  identifier: string | null;
+}
+
+export type PaymentReading = { ok: true; payment: CheckedPayment } | { ok: false; status: 400 | 402; message: string };
+
+const refuse = (message: string, status: 400 | 402 = 402): PaymentReading => ({ ok: false, status, message });
+
+/**
+ * Decodes a PAYMENT-SIGNATURE header and checks it locally, before any ledger lookup or
+ * facilitator call: a malformed or forged payment costs nothing and learns nothing.
+ */
+export async function readPayment(header: string, req: PaymentRequirements, server: x402ResourceServer, opts: { nowSeconds: bigint; smart?: SmartSignatureCheck }): Promise<PaymentReading> {
+  let payload: PaymentPayload;
+  try {
+    const decoded: unknown = decodePaymentSignatureHeader(header);
+    if (!isObject(decoded)) throw new Error("not an object");
+    payload = decoded as unknown as PaymentPayload;
+  } catch {
+    return refuse("invalid_payment: the PAYMENT-SIGNATURE header is not a base64-encoded x402 PaymentPayload");
+  }
+  if (payload.x402Version !== 2) return refuse(`invalid_payment: x402Version ${String(payload.x402Version).slice(0, 40)} is not supported; use version 2`);
+  const match = isObject(payload.accepted) ? server.findMatchingRequirements([req], payload) : undefined;
+  if (!match) {
+    return refuse(`invalid_payment: the payment does not match the accepted requirement (scheme exact, network ${req.network}, asset ${req.asset}, amount ${req.amount}, payTo ${req.payTo})`);
+  }
+  const malformed = exactEvmPayloadProblem(payload.payload);
+  if (malformed) return refuse(`invalid_payment: not a signed EIP-3009 authorization: ${malformed}`);
+  const signed = payload.payload as unknown as SignedAuthorization;
+  const problem = await authorizationProblem(signed, match, opts.nowSeconds, opts.smart);
+  if (problem) return refuse(`invalid_payment: ${problem}`);
+
+  const extensions = isObject(payload.extensions) ? payload.extensions : undefined;
+  const { id, validation } = extractAndValidatePaymentIdentifier({ ...payload, extensions });
+  if (!validation.valid) return refuse(`invalid_payment_identifier: ${(validation.errors ?? []).join("; ").slice(0, 300)}`, 400);
+  const { [PAYMENT_IDENTIFIER]: _private, ...others } = extensions ?? {};
+  const forFacilitator = { ...payload, extensions: others };
+  return { ok: true, payment: { payload, forFacilitator, requirement: match, signed, key: authorizationKey(payload), identifier: id } };
+}

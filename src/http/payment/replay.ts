@@ -1,0 +1,57 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env.js";
+import { encodePaymentResponseHeader } from "@x402/core/http";
+import { RECLAIMABLE, type LedgerRow } from "../../services/payments/ledger.js";
+import { identifierHash, openAnswer, type StoredAnswer } from "../../services/payments/sealed-answer.js";
+import { ApiError } from "../errors.js";
+import type { HandlerContext } from "../registry.js";
+import type { CheckedPayment } from "./read-payment.js";
+import type { PaidRoute } from "./types.js";
+
+/** How long a payer waits before asking again for an answer whose settlement is not confirmed. */
+export const PENDING_RETRY_SECONDS = 15;
+
+/**
+ * The answer to a payment whose authorization the ledger already holds, or null when it may pay
+ * again (nothing of it reached the chain). Everything in a settled authorization is public, so
+ * only the payer's payment-identifier, which never goes on chain, retrieves what it bought.
+ */
+export async function answerKnownPayment(c: Context, row: LedgerRow, payment: CheckedPayment, route: PaidRoute, hctx: HandlerContext): Promise<Response | null> {
+  if (RECLAIMABLE.includes(row.status)) return null;
+  const proved = payment.identifier !== null && row.identifierHash === identifierHash(payment.identifier);
+  if (!proved) {
+    await route.onReplay?.(null, hctx);
+    throw new ApiError(409, "payment_already_used", "this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent");
+  }
+  if (row.status === "claimed") throw new ApiError(409, "payment_in_progress", "this payment is being answered by another request; retry shortly", { retry_after_seconds: 2 }, { "retry-after": "2" });
+  if (row.status === "settling") return pendingResponse(c, row.txHash, row.network);
+  await route.onReplay?.(row.id, hctx);
+  const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
+  if (!answer) throw new ApiError(409, "payment_already_used", "this payment already paid for an answer, and no copy of it is kept");
+  return storedResponse(answer, { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined });
+}
+
+/** x402's settlement_pending outcome: the answer is kept for a retry with the same payment-identifier. */
+export function pendingResponse(c: Context, transaction: string | null, network: string): Response {
+  c.header("retry-after", String(PENDING_RETRY_SECONDS));
+  c.header("cache-control", "no-store");
+  return c.json(
+    {
+      error: "settlement_pending",
+      message: "the payment was sent for settlement and its confirmation is not yet seen; retry with the same PAYMENT-SIGNATURE and payment-identifier to collect the answer once it is confirmed (an authorization that never lands is released, and nothing is charged)",
+      payment_settled: null,
+      transaction,
+      network,
+      retry_after_seconds: PENDING_RETRY_SECONDS,
+      request_id: (c as Context<AppEnv>).get("requestId"),
+    },
+    202,
+  );
+}
+
+function storedResponse(answer: StoredAnswer, receipt: Parameters<typeof encodePaymentResponseHeader>[0]): Response {
+  const headers = new Headers(answer.headers);
+  headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(receipt));
+  headers.set("Access-Control-Expose-Headers", "PAYMENT-RESPONSE");
+  return new Response(answer.body, { status: answer.status, headers });
+}
