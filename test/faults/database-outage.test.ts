@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chainReader } from "../../src/chain/chain-reader.js";
 import { devnetRail } from "../../src/chain/payment-rail.js";
 import { createApp } from "../../src/http/app.js";
 import { createAppGate } from "../../src/http/payment/app-gate.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { listen } from "../../src/http/serve.js";
+import { reconcilePayments } from "../../src/services/payments/reconciler.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { createDbOutage, type DbOutage } from "../helpers/db-outage.js";
@@ -12,7 +14,7 @@ import { body } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 /**
- * Issue 9, faults: the database becomes unavailable in the middle of a paid request. On
+ * Issues 9 and 21, faults: the database becomes unavailable in the middle of a paid request. On
  * PostgreSQL (TEST_DATABASE_URL, as in CI) the service's connections go through a TCP proxy that
  * resets them and refuses new ones, a real outage; on PGlite, which runs inside the process, the
  * outage is emulated at the driver (see test/helpers/db-outage.ts).
@@ -119,4 +121,22 @@ describe(`the database unavailable mid-request`, () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get("x-credit-balance")).toBe("999");
   });
+
+  it("a database that fails right after settlement keeps the answer: the payer gets its bundle, and the ledger catches up from the chain", async () => {
+    outage.restore();
+    const payer = chain.payer(4);
+    const before = await chain.balanceOf(payer);
+    const wentDown = outage.downOnStatement("settled_at");
+    const res = await chain.payingFetch(4, { paymentId: "pay_outage_after_settle_001" })(`${url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
+    await wentDown;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("payment-response")).not.toBeNull();
+    const { creditId } = await body(res);
+    expect(await chain.balanceOf(payer)).toBe(before - 500_000n);
+    outage.restore();
+    const reconcile = () => reconcilePayments({ db: ctx.db.db, now: () => ctx.clock.now(), chain: chainReader(chain.devnet.publicClient), graceMs: 0 });
+    await expect.poll(async () => (await reconcile(), (await fetch(`${url}/api/v1/credits/${creditId}`)).status), { timeout: 10_000, interval: 300 }).toBe(200);
+    expect((await fetch(`${url}/api/v1/preflight`, preflight({ "x-credit-id": creditId }))).headers.get("x-credit-balance")).toBe("999");
+  });
 });
+

@@ -1,4 +1,7 @@
+import { decodePaymentResponseHeader } from "@x402/core/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chainReader } from "../../src/chain/chain-reader.js";
+import { reconcilePayments } from "../../src/services/payments/reconciler.js";
 import { createLocalFacilitator, createRemoteFacilitator } from "../../src/chain/facilitator.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
@@ -7,10 +10,11 @@ import { body } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 /**
- * Issue 9, faults: a facilitator (over HTTP, as x402.org or CDP are) that times out or errors,
- * before the handler runs (verify) or after it (settle). "Nothing settled" means the payer's
- * on-chain balance did not move and no ledger row is settled; an answer whose settlement failed
- * is recorded and withheld.
+ * Issues 9 and 21, faults: a facilitator (over HTTP, as x402.org or CDP are) that times out or
+ * errors, before the handler runs (verify) or after it (settle). Before the handler nothing is
+ * settled. After it the outcome may be unknown: the payer is told settlement_pending, never
+ * "nothing was settled", and the reconciler ends it from the chain with the payer holding either
+ * what it paid for or its money.
  */
 
 const TIMEOUT_MS = 1500;
@@ -23,7 +27,7 @@ beforeAll(async () => {
     routes: productRoutes,
     facilitatorTimeoutMs: TIMEOUT_MS,
     facilitator: async (devnet) => {
-      remote = await startHttpFacilitator(createLocalFacilitator(devnet));
+      remote = await startHttpFacilitator(createLocalFacilitator(devnet), { lateMs: TIMEOUT_MS + 1_000 });
       return createRemoteFacilitator(remote.url);
     },
   });
@@ -39,7 +43,21 @@ afterAll(async () => {
 });
 
 const json = { "content-type": "application/json" };
-const buy = (i = 0) => svc.payingFetch(i)(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
+const buy = (i = 0, paymentId?: string) => svc.payingFetch(i, { paymentId })(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
+/** The reconciler as the API process runs it, `secondsLater` of chain time from now. */
+const reconcile = (secondsLater = 0) =>
+  reconcilePayments({ db: svc.ctx.db.db, now: () => svc.ctx.clock.now(), chain: chainReader(svc.devnet.publicClient), graceMs: 0, chainNowSeconds: () => Date.now() / 1000 + secondsLater });
+/** Pays through @x402/fetch and keeps the PAYMENT-SIGNATURE it sent. */
+function recording(accountIndex: number, paymentId: string) {
+  const sent: string[] = [];
+  const spy: typeof fetch = async (input, init) => {
+    const req = new Request(input as string | URL | Request, init);
+    const sig = req.headers.get("payment-signature");
+    if (sig) sent.push(sig);
+    return fetch(req);
+  };
+  return { sent, fetch: svc.payingFetch(accountIndex, { inner: spy, paymentId }) };
+}
 const preflight = (i: number) => svc.payingFetch(i)(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
 const payments = () => svc.ctx.db.db.selectFrom("payments").select(["id", "route", "status", "error"]).orderBy("created_at").execute();
 const settledCount = async () => (await payments()).filter((p) => p.status === "settled").length;
@@ -72,39 +90,49 @@ describe("facilitator faults", () => {
     expect(await settledCount()).toBe(settled);
   });
 
-  it("withholds the answer and records it when settlement fails after the handler ran", async () => {
-    remote.setMode("settle-error");
+  it.each([
+    ["fails with HTTP 500", "settle-error"],
+    ["times out", "settle-hang"],
+  ] as const)("answers settlement_pending, never 'nothing settled', when settlement %s, and releases the payment once the chain says it can no longer land", async (_what, mode) => {
+    remote.setMode(mode);
     const before = await svc.balanceOf(svc.payer(0));
     const settled = await settledCount();
-    const res = await buy();
-    expect(res.status).toBe(503);
+    const res = await buy(0, `pay_faults_${mode}_000001`);
+    expect(res.status).toBe(202);
+    expect(res.headers.get("payment-response")).toBeNull();
     const answer = await body(res);
-    expect(answer.payment_settled).toBe(false);
+    expect(answer).toMatchObject({ error: "settlement_pending", payment_settled: null });
     expect(answer.creditId).toBeUndefined();
+    expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "settling" });
+    // The reconciler leaves it while the authorization could still land...
+    expect(await reconcile()).toMatchObject({ released: 0, settled: 0, waiting: 1 });
+    // ...and releases it once it cannot: the payer holds its money, and the bundle never worked.
+    expect(await reconcile(3_600)).toMatchObject({ released: 1 });
+    expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "released" });
     expect(await svc.balanceOf(svc.payer(0))).toBe(before);
     expect(await settledCount()).toBe(settled);
-    const failed = await svc.ctx.db.db.selectFrom("payments").select(["status", "error"]).where("status", "=", "settle_failed").execute();
-    expect(failed.length).toBeGreaterThan(0);
-    // The bundle minted for the unsettled payment cannot be used or read.
-    const orphans = await svc.ctx.db.db.selectFrom("credits").innerJoin("payments", "payments.id", "credits.payment_id").select("credits.id").where("payments.status", "=", "settle_failed").execute();
+    const orphans = await svc.ctx.db.db.selectFrom("credits").innerJoin("payments", "payments.id", "credits.payment_id").select("credits.id").where("payments.status", "=", "released").execute();
     for (const o of orphans) expect(await svc.ctx.services.credits.spend(o.id)).toBeUndefined();
   });
 
-  it("answers 503 without the report when settlement times out after the handler ran, and records it", async () => {
-    remote.setMode("settle-hang");
+  it("a settlement that lands after the time-out answers settlement_pending, and the payer collects the answer once reconciled", async () => {
+    remote.setMode("settle-late");
+    const id = "pay_faults_settle_late_0001";
     const before = await svc.balanceOf(svc.payer(1));
-    const settled = await settledCount();
-    const started = Date.now();
-    const res = await preflight(1);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 4_000);
-    expect(res.status).toBe(503);
-    expect(res.headers.get("payment-response")).toBeNull();
-    const answer = await body(res);
-    expect(answer).toMatchObject({ error: "facilitator_unavailable", payment_settled: false });
-    for (const leak of ["ok", "warnings", "metadata", "evidence", "risk_score"]) expect(answer[leak]).toBeUndefined();
-    expect(await svc.balanceOf(svc.payer(1))).toBe(before);
-    expect(await settledCount()).toBe(settled);
-    expect((await payments()).at(-1)).toMatchObject({ route: "preflight", status: "settle_failed", error: expect.stringMatching(/settle timed out/) });
+    const rec = recording(1, id);
+    const res = await rec.fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
+    expect(res.status).toBe(202);
+    expect((await body(res)).error).toBe("settlement_pending");
+    // It landed: the payer paid, so a retry must not be refused or charged again.
+    await expect.poll(() => svc.balanceOf(svc.payer(1)), { timeout: 10_000 }).toBe(before - 1000n);
+    const early = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: JSON.stringify({ url: TARGET }) });
+    expect(early.status).toBe(202);
+    expect(await reconcile()).toMatchObject({ settled: 1 });
+    const collected = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: JSON.stringify({ url: TARGET }) });
+    expect(collected.status).toBe(200);
+    expect((await body(collected)).metadata.service).toBe("Skycast");
+    expect(decodePaymentResponseHeader(collected.headers.get("payment-response")!).success).toBe(true);
+    expect(await svc.balanceOf(svc.payer(1))).toBe(before - 1000n);
   });
 
   it("answers the 402 challenge without the report when the facilitator refuses the settlement, and records it", async () => {
@@ -119,7 +147,7 @@ describe("facilitator faults", () => {
     for (const leak of ["ok", "warnings", "metadata", "evidence"]) expect(answer[leak]).toBeUndefined();
     expect(await svc.balanceOf(svc.payer(2))).toBe(before);
     expect(await settledCount()).toBe(settled);
-    expect((await payments()).at(-1)).toMatchObject({ route: "preflight", status: "settle_failed", error: "invalid_transaction_state" });
+    expect((await payments()).at(-1)).toMatchObject({ route: "preflight", status: "failed", error: "invalid_transaction_state" });
   });
 
   it("serves and settles again once the facilitator is back", async () => {

@@ -5,16 +5,17 @@ import type { FacilitatorClient } from "../../src/chain/facilitator.js";
 
 /**
  * ok; hang or error on every call; or verify normally and then, at settlement, fail with HTTP 500
- * (settle-error), never answer (settle-hang) or refuse the settlement (settle-refuse). In the
- * settle modes the transfer is never broadcast.
+ * (settle-error), never answer (settle-hang) or refuse the settlement (settle-refuse); in those
+ * the transfer is never broadcast. settle-late settles on chain, then answers only after
+ * `lateMs` (a facilitator slower than the gate's time-out, as Base confirmations can be).
  */
-export type FacilitatorMode = "ok" | "hang" | "error" | "settle-error" | "settle-hang" | "settle-refuse";
+export type FacilitatorMode = "ok" | "hang" | "error" | "settle-error" | "settle-hang" | "settle-refuse" | "settle-late";
 
 /**
  * A real facilitator over HTTP (x402 /supported, /verify, /settle) in front of the devnet's
  * local facilitator, whose behaviour a test can switch to hanging or failing mid-run.
  */
-export async function startHttpFacilitator(local: FacilitatorClient) {
+export async function startHttpFacilitator(local: FacilitatorClient, { lateMs = 5_000 } = {}) {
   let mode: FacilitatorMode = "ok";
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -30,7 +31,8 @@ export async function startHttpFacilitator(local: FacilitatorClient) {
       if (mode === "settle-refuse" && req.url === "/settle") return reply(200, { success: false, errorReason: "invalid_transaction_state", transaction: "", network: "eip155:84532" });
       const { paymentPayload, paymentRequirements } = JSON.parse(body) as { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
       const work = req.url === "/verify" ? local.verify(paymentPayload, paymentRequirements) : local.settle(paymentPayload, paymentRequirements);
-      work.then((r) => reply(200, r), (err: unknown) => reply(500, { error: String(err) }));
+      const delay = mode === "settle-late" && req.url === "/settle" ? lateMs : 0;
+      work.then((r) => setTimeout(() => reply(200, r), delay), (err: unknown) => reply(500, { error: String(err) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -34,7 +34,7 @@ export async function reconcilePayments(deps: ReconcilerDeps): Promise<Reconcile
     .selectFrom("payments")
     .select(["id", "status", "request_id", "asset", "authorizer", "nonce", "valid_before", "network", "payer"])
     .where("status", "in", ["claimed", "settling"])
-    .where("updated_at", "<", new Date(deps.now().getTime() - deps.graceMs))
+    .where("updated_at", "<=", new Date(deps.now().getTime() - deps.graceMs))
     .orderBy("updated_at")
     .limit(BATCH)
     .execute();
