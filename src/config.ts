@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { normalizeCdpKeySecret, type CdpApiKey } from "./chain/cdp-key.js";
+import { shownSetting } from "./lib/redact.js";
 
 /**
  * The config contract of docs (architecture guide section 4). Parsed once in main.ts; a bad
@@ -61,6 +63,16 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+: ?.+$/, "must look like 'Header-Name: value'")
     .optional(),
+  CDP_API_KEY_ID: z.string().optional(),
+  CDP_API_KEY_SECRET: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const secret = normalizeCdpKeySecret(v);
+      if (!secret) ctx.addIssue({ code: "custom", message: "must be a CDP API key secret: base64 Ed25519, or an EC P-256 private key in PEM" });
+      return secret ?? z.NEVER;
+    }),
   RPC_URL: httpUrl.optional(),
   CATALOG_URLS: z
     .string()
@@ -68,9 +80,10 @@ const envSchema = z.object({
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === "") return undefined;
       const urls = v.split(",").map((s) => s.trim()).filter(Boolean);
-      for (const u of urls) {
+      for (const [n, u] of urls.entries()) {
         if (!URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol)) {
-          ctx.addIssue({ code: "custom", message: `'${u}' is not an http(s) URL; expected comma-separated discovery URLs` });
+          // By position, not value: a catalog URL may carry an access token.
+          ctx.addIssue({ code: "custom", message: `entry ${n + 1} is not an http(s) URL; expected comma-separated discovery URLs` });
           return z.NEVER;
         }
       }
@@ -105,6 +118,8 @@ export interface Config {
   payTo: `0x${string}` | undefined;
   facilitatorUrl: string | undefined;
   facilitatorAuthHeader: { name: string; value: string } | undefined;
+  /** CDP's facilitator: every call carries a fresh JWT signed with this key. */
+  cdpApiKey: CdpApiKey | undefined;
   /** undefined with no facilitator URL means: spawn the local anvil devnet. */
   rpcUrl: string | undefined;
   /** undefined means demo mode: the bundled demo fleet and its catalog. */
@@ -137,9 +152,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((i) => {
+        // The value is shown redacted (URLs by origin, secrets not at all): these lines reach logs.
         const name = String(i.path[0] ?? "config");
-        const raw = env[name];
-        return `config: ${name}=${JSON.stringify(raw ?? "")} ${i.message}`;
+        return `config: ${name}=${shownSetting(name, env[name])} ${i.message}`;
       }),
     );
   }
@@ -159,6 +174,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.FACILITATOR_AUTH_HEADER && !e.FACILITATOR_URL) {
     problems.push("config: FACILITATOR_AUTH_HEADER is set without FACILITATOR_URL: the local facilitator takes no auth");
   }
+  const cdpKey = e.CDP_API_KEY_ID !== undefined || e.CDP_API_KEY_SECRET !== undefined;
+  if (cdpKey && (e.CDP_API_KEY_ID === undefined || e.CDP_API_KEY_SECRET === undefined)) {
+    problems.push("config: CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both (one CDP API key) or neither");
+  }
+  if (cdpKey && e.FACILITATOR_AUTH_HEADER) {
+    problems.push("config: CDP_API_KEY_ID/CDP_API_KEY_SECRET and FACILITATOR_AUTH_HEADER are both set: a facilitator takes one kind of auth, set one");
+  }
+  if (cdpKey && !e.FACILITATOR_URL) {
+    problems.push("config: CDP_API_KEY_ID/CDP_API_KEY_SECRET are set without FACILITATOR_URL: CDP's is https://api.cdp.coinbase.com/platform/v2/x402");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const port = e.PORT;
@@ -174,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     payTo: e.PAY_TO as `0x${string}` | undefined,
     facilitatorUrl: e.FACILITATOR_URL,
     facilitatorAuthHeader: auth ? { name: auth[1]!, value: auth[2]! } : undefined,
+    cdpApiKey: e.CDP_API_KEY_ID && e.CDP_API_KEY_SECRET ? { keyId: e.CDP_API_KEY_ID, keySecret: e.CDP_API_KEY_SECRET } : undefined,
     rpcUrl: e.RPC_URL,
     catalogUrls: e.CATALOG_URLS,
     demoMode,

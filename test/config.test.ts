@@ -59,6 +59,23 @@ describe("config", () => {
     expect(p[0]).toMatch(new RegExp(`^config: ${name}=`));
   });
 
+  it("never echoes a password, key or auth header: secrets are redacted, URLs shown by origin", () => {
+    const p = problems({
+      DATABASE_URL: "mysql://lookout:s3cret@db.internal:3306/x?password=s3cret",
+      FACILITATOR_URL: "ftp://user:s3cret@f.example/s3cret",
+      RPC_URL: "wss://rpc.example/v2/s3cret?apikey=s3cret",
+      FACILITATOR_AUTH_HEADER: "Bearer s3cret",
+      CATALOG_URLS: "https://c.example/d?token=s3cret,s3cret:pass@c.example",
+      PUBLIC_BASE_URL: "s3cret@lookout.example",
+    });
+    expect(p).toHaveLength(6);
+    for (const line of p) expect(line).not.toContain("s3cret");
+    expect(p).toContain('config: DATABASE_URL="mysql://db.internal:3306" must be a postgres:// or postgresql:// connection string');
+    expect(p.find((l) => l.startsWith("config: RPC_URL="))).toContain('"wss://rpc.example"');
+    expect(p.find((l) => l.startsWith("config: FACILITATOR_AUTH_HEADER="))).toMatch(/=\[redacted\] must look like/);
+    expect(p.find((l) => l.startsWith("config: CATALOG_URLS="))).toContain("entry 2 is not an http(s) URL");
+  });
+
   it("refuses production-looking settings that are inconsistent", () => {
     const p = problems({ NETWORK: "eip155:8453" });
     expect(p.join("\n")).toContain("needs FACILITATOR_URL");
@@ -79,5 +96,38 @@ describe("config", () => {
     expect(c.roles).toEqual(["api", "prober"]);
     expect(c.facilitatorUrl).toBe("https://f.example");
     expect(c.facilitatorAuthHeader).toEqual({ name: "Authorization", value: "Bearer abc" });
+  });
+});
+
+describe("config: CDP API key", () => {
+  const remote = { FACILITATOR_URL: "https://api.cdp.coinbase.com/platform/v2/x402", PAY_TO: "0x1111111111111111111111111111111111111111" };
+  // Shaped like a CDP Ed25519 secret (base64 of 64 bytes); never a real key.
+  const secret = Buffer.alloc(64, 7).toString("base64");
+
+  it("takes the id and the secret together", () => {
+    expect(loadConfig({ ...remote, CDP_API_KEY_ID: "organizations/o/apiKeys/k", CDP_API_KEY_SECRET: secret }).cdpApiKey).toEqual({ keyId: "organizations/o/apiKeys/k", keySecret: secret });
+    expect(loadConfig(remote).cdpApiKey).toBeUndefined();
+  });
+
+  it.each([
+    ["the id alone", { CDP_API_KEY_ID: "k" }],
+    ["the secret alone", { CDP_API_KEY_SECRET: secret }],
+  ])("refuses %s", (_what, env) => {
+    const p = problems({ ...remote, ...env });
+    expect(p).toEqual(["config: CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both (one CDP API key) or neither"]);
+  });
+
+  it("refuses a CDP key next to a static auth header, and without a facilitator URL", () => {
+    const both = problems({ ...remote, CDP_API_KEY_ID: "k", CDP_API_KEY_SECRET: secret, FACILITATOR_AUTH_HEADER: "X-Api-Key: abc" });
+    expect(both).toEqual([expect.stringMatching(/^config: CDP_API_KEY_ID\/CDP_API_KEY_SECRET and FACILITATOR_AUTH_HEADER are both set/)]);
+    const local = problems({ CDP_API_KEY_ID: "k", CDP_API_KEY_SECRET: secret });
+    expect(local).toEqual([expect.stringMatching(/^config: CDP_API_KEY_ID\/CDP_API_KEY_SECRET are set without FACILITATOR_URL/)]);
+  });
+
+  it("refuses a secret in neither CDP format without showing it", () => {
+    for (const bad of ["s3cret-not-a-key", Buffer.alloc(32, 7).toString("base64"), "-----BEGIN PRIVATE KEY-----\ns3cret\n-----END PRIVATE KEY-----"]) {
+      const p = problems({ ...remote, CDP_API_KEY_ID: "k", CDP_API_KEY_SECRET: bad });
+      expect(p).toEqual(["config: CDP_API_KEY_SECRET=[redacted] must be a CDP API key secret: base64 Ed25519, or an EC P-256 private key in PEM"]);
+    }
   });
 });

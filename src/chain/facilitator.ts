@@ -4,6 +4,8 @@ import type { Network, SupportedResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { createWalletClient, http, publicActions } from "viem";
+import { cdpAuthHeaders } from "./cdp-auth.js";
+import type { CdpApiKey } from "./cdp-key.js";
 import type { Devnet } from "./devnet.js";
 import { DEVNET_POLLING_INTERVAL_MS } from "./devnet-chain.js";
 
@@ -57,18 +59,20 @@ export function createLocalFacilitator(devnet: LocalFacilitatorDevnet): Facilita
   };
 }
 
+/** A static header (FACILITATOR_AUTH_HEADER) or a CDP API key. */
+export type FacilitatorAuth = { name: string; value: string } | CdpApiKey;
+
 /**
- * A remote facilitator (x402.org, CDP, self-hosted) through the SDK's HTTP client. The optional
- * header is sent on verify, settle, supported and bazaar calls.
+ * A remote facilitator (x402.org, CDP, self-hosted) through the SDK's HTTP client. A static
+ * header is sent on verify, settle, supported and bazaar calls; a CDP key signs each call.
  */
-export function createRemoteFacilitator(url: string, authHeader?: { name: string; value: string }): FacilitatorClient {
-  return new HTTPFacilitatorClient({
-    url,
-    createAuthHeaders: authHeader
-      ? async () => {
-          const headers = { [authHeader.name]: authHeader.value };
-          return { verify: headers, settle: headers, supported: headers, bazaar: headers };
-        }
-      : undefined,
-  });
+export function createRemoteFacilitator(url: string, auth?: FacilitatorAuth): FacilitatorClient {
+  return new HTTPFacilitatorClient({ url, createAuthHeaders: auth && ("keyId" in auth ? cdpAuthHeaders(url, auth) : staticAuthHeaders(auth)) });
+}
+
+function staticAuthHeaders(header: { name: string; value: string }) {
+  return async () => {
+    const headers = { [header.name]: header.value };
+    return { verify: headers, settle: headers, supported: headers, bazaar: headers };
+  };
 }

@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/log.js";
+import { shownUrl } from "../lib/redact.js";
 import type { SmartSignatureCheck } from "../services/payments/authorization-check.js";
 import type { ChainReader } from "../services/payments/chain-outcome.js";
 import { chainReader, remoteChainClient, smartSignatureCheck } from "./chain-reader.js";
@@ -25,7 +26,7 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
   const info = getNetworkInfo(config.network);
   const asset = { address: info.usdc.address, name: info.usdc.eip712.name, version: info.usdc.eip712.version };
   if (config.facilitatorUrl) {
-    log.info({ facilitator: config.facilitatorUrl, network: config.network }, "payments settle through a remote facilitator");
+    log.info({ facilitator: shownUrl(config.facilitatorUrl), network: config.network }, "payments settle through a remote facilitator");
     const facilitator = createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader ?? config.cdpApiKey);
     await checkFacilitatorSupport(facilitator, { url: config.facilitatorUrl, network: config.network }, log);
     const client = remoteChainClient(config.network, config.rpcUrl);

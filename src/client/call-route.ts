@@ -4,6 +4,8 @@ import { decodePaymentResponseHeader } from "@x402/fetch";
 import { answerSchema, type AnyRouteContract } from "../http/contracts/index.js";
 import { usdcToAtomic } from "../lib/usdc.js";
 import type { CreditBundle } from "./credit-bundle.js";
+import { inputError } from "./check-input.js";
+import { collectedCredit, collectPending } from "./collect-pending.js";
 import { errorFromResponse } from "./error-from-response.js";
 import { LookoutNetworkError, LookoutTimeoutError, PaymentError, ResponseShapeError, type LookoutError } from "./errors.js";
 import { payingFetch, tracing, type PaymentTrace } from "./paying-fetch.js";
@@ -32,6 +34,8 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
   const trace: PaymentTrace = { sent: false };
   if (contract.price !== null) refuseAboveCap(contract.id, contract.price, deps.maxPaymentUsdc);
   const { path, init } = routeRequest(contract, input);
+  const refused = inputError(contract, init);
+  if (refused) throw refused;
   const credit = contract.acceptsCredits && deps.credit?.usable ? deps.credit : null;
   if (credit) (init.headers as Record<string, string>)["x-credit-id"] = credit.creditId;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? deps.timeoutMs);
@@ -44,8 +48,13 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
     res = await send(`${deps.baseUrl}${path}`, init);
     // Paid per call, or a 402 despite the bundle: either way the bundle could not pay.
     credit?.observe(res, trace.sent || res.status === 402);
-    if (!res.ok) throw await errorFromResponse(res, contract.id, trace.sent, hint(res, deps, credit !== null));
-    body = await res.json();
+    const signature = trace.header;
+    if (res.status === 202 && signature) {
+      res = await collectPending(res, () => deps.fetch(`${deps.baseUrl}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "payment-signature": signature } }), init.signal);
+      body = res.status === 409 ? await collectedCredit(res) : undefined;
+    }
+    if (!res.ok && body === undefined) throw await pendingAware(await errorFromResponse(res, contract.id, trace.sent, hint(res, deps, credit !== null)), signature);
+    body ??= await res.json();
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw transportError(err, contract.id, trace);
@@ -58,6 +67,12 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
     }
   }
   return body;
+}
+
+/** A 202 that outlasted the call: the caller gets the signed payment that can still collect it. */
+function pendingAware(err: LookoutError, signature: string | undefined): LookoutError {
+  if (err.status === 202 && err.body && signature) err.body.payment_signature = signature;
+  return err;
 }
 
 function refuseAboveCap(routeId: string, price: string, cap: string | undefined): void {

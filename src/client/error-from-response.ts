@@ -4,9 +4,11 @@ import {
   NotFoundError,
   NotVerifiedError,
   PayloadTooLargeError,
+  PaymentConflictError,
   PaymentRequiredError,
   RateLimitedError,
   ServiceUnavailableError,
+  SettlementPendingError,
   UnexpectedStatusError,
   UnsupportedMediaTypeError,
   type LookoutError,
@@ -38,7 +40,8 @@ export async function errorFromResponse(res: Response, routeId: string, paymentS
   const message = `${routeId} answered ${res.status}: ${said}${hint ? `; ${hint}` : ""}`;
   if (res.status === 429) return new RateLimitedError(message, init, retryAfter(res, body));
   if (res.status === 503) return new ServiceUnavailableError(message, init, retryAfter(res, body));
-  const ErrorClass = BY_STATUS[res.status] ?? UnexpectedStatusError;
+  if (res.status === 202) return new SettlementPendingError(message, { ...init, paymentSettled: null }, retryAfter(res, body));
+  const ErrorClass = res.status === 409 && body.error !== "credit_already_minted" ? PaymentConflictError : (BY_STATUS[res.status] ?? UnexpectedStatusError);
   return new ErrorClass(message, init);
 }
 

@@ -67,6 +67,13 @@ export class CreditAlreadyMintedError extends LookoutError {
   }
 }
 
+/**
+ * 409 on any other paid route: the payment's authorization was already used (a retry without the
+ * original payment-identifier gets no answer: everything else in a payment is public on chain),
+ * is being answered by another request, or its payment-identifier named another payment.
+ */
+export class PaymentConflictError extends LookoutError {}
+
 /** 413: a batch above 50 URLs. */
 export class PayloadTooLargeError extends LookoutError {}
 
@@ -100,6 +107,20 @@ export class RateLimitedError extends RetryLaterError {}
 
 /** 503: a time-out inside the service; the body says whether the payment was settled. */
 export class ServiceUnavailableError extends RetryLaterError {}
+
+/**
+ * 202 settlement_pending: the payment went to settlement and its confirmation was not seen in
+ * time. The same `paymentSignature` (it carries the payment-identifier) collects the answer
+ * later; an authorization that never lands is released and costs nothing.
+ */
+export class SettlementPendingError extends RetryLaterError {
+  get transaction(): string | null {
+    return typeof this.body?.transaction === "string" ? this.body.transaction : null;
+  }
+  get paymentSignature(): string | null {
+    return typeof this.body?.payment_signature === "string" ? this.body.payment_signature : null;
+  }
+}
 
 /** Any other status (500 and statuses no route documents). */
 export class UnexpectedStatusError extends LookoutError {}

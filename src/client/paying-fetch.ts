@@ -2,6 +2,7 @@ import { x402Client } from "@x402/core/client";
 import type { Network } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment } from "@x402/fetch";
 
 /** Base mainnet and Base Sepolia: the networks the service charges on. */
@@ -10,6 +11,8 @@ export const DEFAULT_NETWORKS: readonly Network[] = ["eip155:8453", "eip155:8453
 /** Set when a request of the call carried a signed payment. */
 export interface PaymentTrace {
   sent: boolean;
+  /** The PAYMENT-SIGNATURE sent: the same one collects an answer whose settlement was pending. */
+  header?: string;
 }
 
 /**
@@ -22,6 +25,11 @@ export function payingFetch(inner: typeof fetch, signer: ClientEvmSigner, networ
     schemes: networks.map((network) => ({ network, client: new ExactEvmScheme(signer) })),
     spendControls: { maxAmountPerPayment: `$${capUsdc}` },
   });
+  // A fresh payment-identifier per payment: only it can collect the answer of a payment whose
+  // settlement the service could not confirm in time (everything else in a payment is public).
+  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+    paymentRequired.extensions = appendPaymentIdentifierToExtensions({ ...paymentRequired.extensions }, generatePaymentId());
+  });
   return wrapFetchWithPayment(tracing(inner, trace), client);
 }
 
@@ -29,7 +37,8 @@ export function payingFetch(inner: typeof fetch, signer: ClientEvmSigner, networ
 export function tracing(inner: typeof fetch, trace: PaymentTrace): typeof fetch {
   return (input, init) => {
     const req = input instanceof Request && init === undefined ? input : new Request(input, init);
-    if (req.headers.has("payment-signature") || req.headers.has("x-payment")) trace.sent = true;
+    const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
+    if (header) Object.assign(trace, { sent: true, header });
     return inner(req);
   };
 }

@@ -1,6 +1,8 @@
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainReader } from "../../src/chain/chain-reader.js";
+import { privateKeyToAccount } from "viem/accounts";
+import { createLookoutClient } from "../../src/client/index.js";
 import { reconcilePayments } from "../../src/services/payments/reconciler.js";
 import { createLocalFacilitator, createRemoteFacilitator } from "../../src/chain/facilitator.js";
 import { productRoutes } from "../../src/http/routes/index.js";
@@ -125,14 +127,22 @@ describe("facilitator faults", () => {
     expect((await body(res)).error).toBe("settlement_pending");
     // It landed: the payer paid, so a retry must not be refused or charged again.
     await expect.poll(() => svc.balanceOf(svc.payer(1)), { timeout: 10_000 }).toBe(before - 1000n);
-    const early = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: JSON.stringify({ url: TARGET }) });
-    expect(early.status).toBe(202);
     expect(await reconcile()).toMatchObject({ settled: 1 });
     const collected = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: JSON.stringify({ url: TARGET }) });
     expect(collected.status).toBe(200);
     expect((await body(collected)).metadata.service).toBe("Skycast");
     expect(decodePaymentResponseHeader(collected.headers.get("payment-response")!).success).toBe(true);
     expect(await svc.balanceOf(svc.payer(1))).toBe(before - 1000n);
+  });
+
+  it("the typed client collects an answer whose settlement landed late, with the same signed payment", async () => {
+    remote.setMode("settle-late");
+    const before = await svc.balanceOf(svc.payer(5));
+    const client = createLookoutClient({ baseUrl: svc.url, signer: privateKeyToAccount(svc.devnet.demoAccounts[5]!.privateKey), timeoutMs: 20_000 });
+    const report = await client.preflight({ url: TARGET });
+    expect(report.metadata.service).toBe("Skycast");
+    expect(await svc.balanceOf(svc.payer(5))).toBe(before - 1000n);
+    expect((await payments()).at(-1)).toMatchObject({ route: "preflight", status: "settled" });
   });
 
   it("answers the 402 challenge without the report when the facilitator refuses the settlement, and records it", async () => {

@@ -27,8 +27,8 @@ export function paymentRequiredExtensions(route: PaidRoute, publicBaseUrl: strin
 
 /**
  * The input schema is the one /.well-known/x402 serves; examples are the contract's. The output
- * schema stays there: it is up to 13 KB, and clients echo the declaration in PAYMENT-SIGNATURE,
- * where a header over 16 KB is refused (Node's limit, and ours).
+ * schema stays there: it would add up to 13 KB to the header, and clients echo the declaration
+ * in PAYMENT-SIGNATURE, where a header over 16 KB is refused (Node's limit, and ours).
  */
 function bazaarDeclaration(route: PaidRoute, base: string): unknown {
   // Product answers carry attribution.

@@ -98,7 +98,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
       if (first && first.key !== payment.key) throw new ApiError(409, "payment_identifier_conflict", "this payment-identifier was already used with a different payment");
     }
     const known = await opts.ledger.byAuthorization(payment.key);
-    const replayed = known && (await answerKnownPayment(c, known, payment, route, hctx));
+    const replayed = known && (await answerKnownPayment(c, known, payment, route, hctx, { ledger: opts.ledger, chain: opts.chain }));
     if (replayed) return replayed;
 
     const verified = await facilitatorCall("verify", timeoutMs, () => server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify));

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import { RECLAIMABLE, type LedgerRow } from "../../services/payments/ledger.js";
+import type { ChainReader } from "../../services/payments/chain-outcome.js";
+import { RECLAIMABLE, type LedgerRow, type PaymentLedger } from "../../services/payments/ledger.js";
 import { identifierHash, openAnswer, type StoredAnswer } from "../../services/payments/sealed-answer.js";
 import { ApiError } from "../errors.js";
 import type { HandlerContext } from "../registry.js";
@@ -9,14 +10,15 @@ import type { CheckedPayment } from "./read-payment.js";
 import type { PaidRoute } from "./types.js";
 
 /** How long a payer waits before asking again for an answer whose settlement is not confirmed. */
-export const PENDING_RETRY_SECONDS = 15;
+export const PENDING_RETRY_SECONDS = 5;
 
 /**
  * The answer to a payment whose authorization the ledger already holds, or null when it may pay
  * again (nothing of it reached the chain). Everything in a settled authorization is public, so
  * only the payer's payment-identifier, which never goes on chain, retrieves what it bought.
  */
-export async function answerKnownPayment(c: Context, row: LedgerRow, payment: CheckedPayment, route: PaidRoute, hctx: HandlerContext): Promise<Response | null> {
+export async function answerKnownPayment(c: Context, known: LedgerRow, payment: CheckedPayment, route: PaidRoute, hctx: HandlerContext, deps: ReplayDeps): Promise<Response | null> {
+  const row = known.status === "settling" ? await confirmFromChain(known, payment, deps) : known;
   if (RECLAIMABLE.includes(row.status)) return null;
   const proved = payment.identifier !== null && row.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
@@ -29,6 +31,20 @@ export async function answerKnownPayment(c: Context, row: LedgerRow, payment: Ch
   const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
   if (!answer) throw new ApiError(409, "payment_already_used", "this payment already paid for an answer, and no copy of it is kept");
   return storedResponse(answer, { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined });
+}
+
+export interface ReplayDeps {
+  ledger: PaymentLedger;
+  chain?: ChainReader;
+}
+
+/** A pending settlement the payer asks about again: the chain may already know how it ended. */
+async function confirmFromChain(row: LedgerRow, payment: CheckedPayment, deps: ReplayDeps): Promise<LedgerRow> {
+  const auth = payment.signed.authorization;
+  const outcome = await deps.chain?.authorizationOutcome(payment.requirement.asset, auth.from, auth.nonce).catch(() => undefined);
+  if (outcome?.state !== "used") return row;
+  await deps.ledger.settled({ id: row.id, key: payment.key }, { transaction: outcome.transaction, network: row.network, payer: row.payer ?? auth.from });
+  return { ...row, status: "settled", txHash: outcome.transaction };
 }
 
 /** x402's settlement_pending outcome: the answer is kept for a retry with the same payment-identifier. */
