@@ -28,7 +28,7 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
   if (config.facilitatorUrl) {
     log.info({ facilitator: shownUrl(config.facilitatorUrl), network: config.network }, "payments settle through a remote facilitator");
     const facilitator = createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader ?? config.cdpApiKey);
-    await checkFacilitatorSupport(facilitator, { url: config.facilitatorUrl, network: config.network }, log);
+    await checkFacilitatorSupport(facilitator, { url: config.facilitatorUrl, network: config.network });
     const client = remoteChainClient(config.network, config.rpcUrl);
     return { network: config.network, payTo: config.payTo!, asset, facilitator, chain: chainReader(client), smartSignatures: smartSignatureCheck(client) };
   }
