@@ -120,7 +120,7 @@ export interface Config {
   facilitatorAuthHeader: { name: string; value: string } | undefined;
   /** CDP's facilitator: every call carries a fresh JWT signed with this key. */
   cdpApiKey: CdpApiKey | undefined;
-  /** undefined with no facilitator URL means: spawn the local anvil devnet. */
+  /** Chain reads with a remote facilitator (the payment reconciler); undefined: the network's public RPC. */
   rpcUrl: string | undefined;
   /** undefined means demo mode: the bundled demo fleet and its catalog. */
   catalogUrls: string[] | undefined;

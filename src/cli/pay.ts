@@ -7,6 +7,7 @@
 import { x402Client } from "@x402/core/client";
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvilAccount } from "../chain/devnet-accounts.js";
 
@@ -36,7 +37,16 @@ const client = x402Client.fromConfig({
   schemes: (["eip155:8453", "eip155:84532"] as const).map((network) => ({ network, client: new ExactEvmScheme(account) })),
   spendControls: { maxAmountPerPayment: `$${process.env.MAX_PAYMENT_USDC ?? "5"}` },
 });
-const pay = wrapFetchWithPayment(fetch, client);
+// A payment-identifier makes a retry of the same signed payment collect its answer (docs/payments.md).
+client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+  paymentRequired.extensions = appendPaymentIdentifierToExtensions({ ...paymentRequired.extensions }, generatePaymentId());
+});
+let signature: string | null = null;
+const pay = wrapFetchWithPayment(async (input, init) => {
+  const req = new Request(input, init);
+  signature = req.headers.get("payment-signature") ?? signature;
+  return fetch(req);
+}, client);
 
 const res = await pay(`${base}${path}`, {
   method: "POST",
@@ -56,5 +66,8 @@ try {
   console.log(JSON.stringify(JSON.parse(text), null, 2));
 } catch {
   console.log(text);
+}
+if (res.status === 202 && signature) {
+  console.log(`settlement pending: send the same request again with this header to collect the answer:\nPAYMENT-SIGNATURE: ${signature}`);
 }
 process.exit(res.ok ? 0 : 1);

@@ -83,6 +83,9 @@ export function redactDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";
+    // libpq takes ?password=... (and key file paths) in the query too.
+    u.search = "";
+    u.hash = "";
     return u.toString();
   } catch {
     return "(unparseable DATABASE_URL)";

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { AppContext } from "../context.js";
 import { DeadlineExceededError, isTransient } from "../lib/transient-errors.js";
 import type { AppEnv } from "./app-env.js";
+import { CLIENT_CLOSED_REQUEST, isClientAbort } from "./client-abort.js";
 import { ApiError, errorBody } from "./errors.js";
 import { MAX_BODY_BYTES } from "./input.js";
 import { createHttpMetrics } from "./metrics.js";
@@ -47,6 +48,12 @@ export function createApp({ ctx, routes, gate, validateResponses = false }: AppO
 }
 
 function renderError(err: Error, c: Context<AppEnv>): Response {
+  // The client left mid-request (its body cut off, or an abort of its signal): nobody to answer,
+  // nothing failed. observe() logs and counts it as "client aborted".
+  if (isClientAbort(err, c)) {
+    c.get("log")?.debug({ err: err.message }, "client aborted; request not finished");
+    return c.body(null, CLIENT_CLOSED_REQUEST);
+  }
   const apiError = toApiError(err, c);
   const body = errorBody(apiError, c.get("requestId") ?? "unknown");
   if (c.get("paid") && body.payment_settled === undefined) {

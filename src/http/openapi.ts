@@ -49,6 +49,11 @@ function describeRoute(def: AnyRouteDef) {
       content: { "application/json": { schema: PaymentRequiredSchema } },
     };
   }
+  if (def.price !== null) {
+    // Every paid route (docs/payments.md); a route's own 409 below says more.
+    responses[202] = { description: "settlement_pending: the answer is kept; retry with the same PAYMENT-SIGNATURE and its payment-identifier to collect it", content: { "application/json": { schema: ErrorBodySchema } } };
+    responses[409] = { description: "payment_already_used, payment_in_progress or payment_identifier_conflict: a reused payment gets no answer without its original payment-identifier", content: { "application/json": { schema: ErrorBodySchema } } };
+  }
   for (const e of def.errors) {
     responses[e.status] = { description: e.when, content: { "application/json": { schema: ErrorBodySchema } } };
   }

@@ -20,7 +20,7 @@ export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, 
   return {
     alternatives,
     blacklist,
-    credits: createCreditsService(db.db, clock),
+    credits: createCreditsService(db.db, clock, db.dialect),
     payments: createPaymentLedger(db.db, () => clock.now()),
     reports,
     trial: createTrialService(db.db, clock, reports),

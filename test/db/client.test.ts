@@ -67,6 +67,7 @@ describe("openDatabase", () => {
     expect((err as Error).message).toMatch(/cannot reach PostgreSQL at postgres:\/\/lookout:\*\*\*@127\.0\.0\.1:1\/lookout/);
     expect((err as Error).message).not.toContain("s3cret");
     expect(redactDatabaseUrl("not a url")).toBe("(unparseable DATABASE_URL)");
+    expect(redactDatabaseUrl("postgres://u@db:5432/x?sslmode=require&password=s3cret")).toBe("postgres://u@db:5432/x");
   });
 
   it.runIf(testDatabaseUrl)("opens PostgreSQL with a pool and answers ping", async () => {

@@ -26,7 +26,7 @@ export function createCreditBypass(credits: CreditsService): CreditBypass {
       hctx.payment = { kind: "credit", payer: spent.payerAddress, network: spent.paymentNetwork ?? "", amountAtomic: "0" };
       // When the database failed the answer it may fail the refund too: then the call is given
       // back once it is reachable again.
-      const refund = () => nowOrLater(`refund a call of credit ${creditId.slice(0, 8)}`, () => credits.refund(creditId), hctx.log);
+      const refund = () => nowOrLater("refund a call of a credit bundle", () => credits.refund(creditId), hctx.log);
       let response: Response;
       try {
         response = await produce();

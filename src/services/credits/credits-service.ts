@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
-import { asyncCommitCte } from "../../db/async-commit.js";
+import { hotPathCommitCte } from "../../db/async-commit.js";
+import type { DbDialect } from "../../db/client.js";
 import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
@@ -39,20 +40,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Prepaid bundles (spec 2.9, 3.1). A bundle is bound to the payment that bought it and is usable
  * only once that payment settled, so a failed settlement can never leave a working credit behind.
  */
-export function createCreditsService(db: Kysely<Database>, clock: Clock) {
+export function createCreditsService(db: Kysely<Database>, clock: Clock, dialect: DbDialect) {
   const settledPayment = (creditAlias: "credits" | "c") =>
     sql<boolean>`exists (select 1 from payments p where p.id = ${sql.ref(`${creditAlias}.payment_id`)} and p.status = 'settled')`;
 
   /**
    * The spends of one event-loop turn, in one statement committed without waiting for the WAL
-   * flush (asyncCommitCte). Each bundle's row is locked once (in id order, so two processes'
-   * batches cannot deadlock) and gives as many calls as its balance allows, as if the calls had
-   * come one after another: the first caller sees the highest remaining balance.
+   * flush (on PostgreSQL; embedded PGlite waits, see hotPathCommitCte). Each bundle's row is
+   * locked once (in id order, so two processes' batches cannot deadlock) and gives as many calls
+   * as its balance allows, as if the calls had come one after another: the first caller sees the
+   * highest remaining balance.
    */
+  const commitCte = hotPathCommitCte(dialect);
   const spendOne = coalesce(async (ids: readonly string[]): Promise<Array<SpentCall | undefined>> => {
     const now = clock.now();
     const rows = await executePrepared(db, "credit-spend", sql<SpentCall & { id: string; spent: number }>`
-      with ${asyncCommitCte},
+      with ${commitCte},
       wanted as (select id, count(*)::int as n from unnest(${[...ids]}::uuid[]) as t(id) group by id),
       locked as (
         select c.id, least(c.balance, w.n) as spent
