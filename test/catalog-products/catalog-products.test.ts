@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 let svc: PaidService;
@@ -126,7 +126,7 @@ describe("alternatives", () => {
     expect(none.status).toBe(404);
     expect((await body(none)).payment_settled).toBe(false);
     for (const bad of [{}, { taskClass: "  " }, { taskClass: "x".repeat(81) }, { url: "https://a.example", limit: 11 }, { url: `https://a.example/${"x".repeat(2050)}` }, { url: "ftp://a" }]) {
-      expect((await unpaid("/api/v1/alternatives", bad)).status).toBe(400);
+      expect((await refusedInput(`${svc.url}/api/v1/alternatives`, bad)).status).toBe(400);
     }
   });
 });
@@ -147,9 +147,9 @@ describe("whats-new", () => {
 
   it("refuses a since older than 30 days or in the future, before payment", async () => {
     const now = Date.now();
-    expect((await unpaid("/api/v1/whats-new", { since: new Date(now - 31 * DAY).toISOString() })).status).toBe(400);
-    expect((await unpaid("/api/v1/whats-new", { since: new Date(now + 5 * MINUTE).toISOString() })).status).toBe(400);
-    expect((await unpaid("/api/v1/whats-new", { limit: 501 })).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { since: new Date(now - 31 * DAY).toISOString() })).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { since: new Date(now + 5 * MINUTE).toISOString() })).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { limit: 501 })).status).toBe(400);
     expect((await unpaid("/api/v1/whats-new", { since: new Date(now + 30_000).toISOString() })).status).toBe(402);
   });
 });

@@ -2,7 +2,7 @@ import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { postJson, startLookout, type LookoutService } from "../discovery/lookout-service.js";
 
 let svc: LookoutService;
@@ -69,7 +69,7 @@ describe("POST /api/v1/verified", () => {
       { url: "https://wx.example/v1/*", name: "line\nbreak" },
       { url: "https://wx.example/v1/*" },
     ]) {
-      const res = await fetch(`${svc.url}/api/v1/verified`, postJson(bad));
+      const res = await refusedInput(`${svc.url}/api/v1/verified`, bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
     const unpaid = await fetch(`${svc.url}/api/v1/verified`, postJson({ url: "https://wx.example/v1/*", name: "ok" }));

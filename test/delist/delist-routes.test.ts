@@ -3,7 +3,7 @@ import { TOO_OLD_MESSAGE } from "../../src/http/routes/delist/delist-feed-diff.j
 import { recordDailyFlags } from "../../src/services/delist/record-flags.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { postJson, startLookout, type LookoutService } from "../discovery/lookout-service.js";
 
 let svc: LookoutService;
@@ -48,7 +48,7 @@ describe("POST /api/v1/delist-feed", () => {
 
   it("refuses a bad scope or limit with 400 before payment", async () => {
     for (const bad of [{ scope: "everything" }, { limit: 0 }, { limit: 10_001 }, { limit: 2.5 }]) {
-      expect((await unpaid("/api/v1/delist-feed", bad)).status, JSON.stringify(bad)).toBe(400);
+      expect((await refusedInput(`${svc.url}/api/v1/delist-feed`, bad)).status, JSON.stringify(bad)).toBe(400);
     }
     const challenge = await unpaid("/api/v1/delist-feed", {});
     expect(challenge.status).toBe(402);
@@ -69,12 +69,12 @@ describe("POST /api/v1/delist-feed-diff", () => {
 
   it("tells a client whose since is older than 48 hours to take a full snapshot first, before payment", async () => {
     const old = new Date(svc.ctx.clock.now().getTime() - 48 * HOUR - MINUTE).toISOString();
-    const res = await unpaid("/api/v1/delist-feed-diff", { since: old });
+    const res = await refusedInput(`${svc.url}/api/v1/delist-feed-diff`, { since: old });
     expect(res.status).toBe(400);
     expect((await body(res)).message).toBe(TOO_OLD_MESSAGE);
     const future = new Date(svc.ctx.clock.now().getTime() + HOUR).toISOString();
-    expect((await unpaid("/api/v1/delist-feed-diff", { since: future })).status).toBe(400);
-    expect((await unpaid("/api/v1/delist-feed-diff", { since: "yesterday" })).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/delist-feed-diff`, { since: future })).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/delist-feed-diff`, { since: "yesterday" })).status).toBe(400);
     const edge = new Date(svc.ctx.clock.now().getTime() - 47 * HOUR).toISOString();
     expect((await unpaid("/api/v1/delist-feed-diff", { since: edge })).status).toBe(402);
   });

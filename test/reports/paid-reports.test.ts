@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 let svc: PaidService;
@@ -45,13 +45,13 @@ describe("paid reports through a real x402 client", () => {
   });
 
   it("preflight-batch: element errors, 413 above 50, and nothing asked for bad input", async () => {
-    const bad = await fetch(`${svc.url}/api/v1/preflight-batch`, post("/", { urls: ["https://a.example", "nope"] }));
+    const bad = await refusedInput(`${svc.url}/api/v1/preflight-batch`, { urls: ["https://a.example", "nope"] });
     expect(bad.status).toBe(400);
     expect((await body(bad)).message).toBe("urls[1]: must be an absolute http or https URL");
     const many = Array.from({ length: 51 }, (_, i) => `https://h${i}.example/x`);
-    const tooMany = await fetch(`${svc.url}/api/v1/preflight-batch`, post("/", { urls: many }));
+    const tooMany = await refusedInput(`${svc.url}/api/v1/preflight-batch`, { urls: many });
     expect(tooMany.status).toBe(413);
-    expect((await fetch(`${svc.url}/api/v1/preflight-batch`, post("/", { urls: [] }))).status).toBe(400);
+    expect((await refusedInput(`${svc.url}/api/v1/preflight-batch`, { urls: [] })).status).toBe(400);
   });
 
   it("forensics: 7 days of history, percentiles, status codes and forensics warnings", async () => {

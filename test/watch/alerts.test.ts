@@ -3,7 +3,7 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
 import { seedListing } from "../helpers/catalog-fixtures.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { startReceiver, type Receiver } from "./helpers/receiver.js";
 import { goDown, goUp, healthyListing } from "./helpers/watch-fixtures.js";
@@ -157,7 +157,7 @@ describe("alerts of a paid watch", () => {
 
   it("ALLOW_PRIVATE_WEBHOOKS lets loopback and http through, never private ranges or metadata", async () => {
     for (const hook of ["http://10.1.2.3/h", "http://169.254.169.254/latest/meta-data", "http://[fd00:ec2::254]/", "http://192.168.0.10/h"]) {
-      const res = await fetch(`${svc.url}/api/v1/watch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://a.example/x", webhookUrl: hook }) });
+      const res = await refusedInput(`${svc.url}/api/v1/watch`, { url: "https://a.example/x", webhookUrl: hook });
       expect(res.status, hook).toBe(400);
     }
     const loopback = await subscribe("/loopback", "https://a.example/x");

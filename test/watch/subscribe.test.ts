@@ -1,7 +1,7 @@
 import { createHash, hkdfSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { body } from "../helpers/http.js";
+import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 let svc: PaidService;
@@ -70,7 +70,7 @@ describe("POST /api/v1/watch", () => {
     ];
     for (const host of privateLiterals) cases.push([{ url: WATCHED, webhookUrl: `https://${host}/h` }, /^webhookUrl: must not point at a private/]);
     for (const [payload, message] of cases) {
-      const res = await fetch(`${svc.url}/api/v1/watch`, post(payload));
+      const res = await refusedInput(`${svc.url}/api/v1/watch`, payload);
       expect(res.status, JSON.stringify(payload)).toBe(400);
       expect((await body(res)).message, JSON.stringify(payload)).toMatch(message);
     }
