@@ -17,6 +17,8 @@ import { describe, facilitatorCall, refusedVerify, brief } from "./facilitator-c
 import { readPayment } from "./read-payment.js";
 import { answerKnownPayment } from "./replay.js";
 import { settleAnswer } from "./settle.js";
+import { claimPayment } from "./claim.js";
+import { identifierConflict } from "./payment-errors.js";
 import type { PaidRoute, PaymentGate, PaymentRequired } from "./types.js";
 
 export { FacilitatorUnavailable } from "./facilitator-call.js";
@@ -95,7 +97,7 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     const idHash = payment.identifier ? identifierHash(payment.identifier) : null;
     if (idHash) {
       const first = await opts.ledger.byIdentifier(idHash);
-      if (first && first.key !== payment.key) throw new ApiError(409, "payment_identifier_conflict", "this payment-identifier was already used with a different payment");
+      if (first && first.key !== payment.key) throw identifierConflict();
     }
     const known = await opts.ledger.byAuthorization(payment.key);
     const replayed = known && (await answerKnownPayment(c, known, payment, route, hctx, { ledger: opts.ledger, chain: opts.chain }));
@@ -104,22 +106,8 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     const verified = await facilitatorCall("verify", timeoutMs, () => server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify));
     if (!verified.isValid) return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`);
     const payer = verified.payer ?? payment.signed.authorization.from;
-    const auth = payment.signed.authorization;
+    const claim = await claimPayment(opts.ledger, payment, route.id, payer, idHash, hctx);
     const req = payment.requirement;
-    const claim = await opts.ledger
-      .claim({
-        key: payment.key, route: route.id, requestId: hctx.requestId, payer, network: req.network, scheme: req.scheme, asset: req.asset, payTo: req.payTo,
-        amountAtomic: req.amount, authorizer: auth.from, nonce: auth.nonce, validBefore: auth.validBefore, identifierHash: idHash,
-      })
-      .catch(async (err: unknown) => {
-        // The claim may have committed before the database dropped: release it once the database
-        // answers, so the same authorization can pay for a retry.
-        await nowOrLater(`release unconfirmed payment claim of request ${hctx.requestId}`, () => opts.ledger.releaseUnconfirmed(payment.key, hctx.requestId, describe(err)), hctx.log);
-        if (isUniqueViolation(err)) throw new ApiError(409, "payment_identifier_conflict", "this payment-identifier was already used with a different payment");
-        throw err;
-      });
-    if (!claim) throw new ApiError(409, "payment_in_progress", "this payment is being answered by another request; retry shortly", { retry_after_seconds: 2 }, { "retry-after": "2" });
-
     hctx.payment = { kind: "x402", payer, network: req.network, amountAtomic: req.amount, paymentId: claim.id };
     // A release the database refuses (it failed the answer too) is retried once it is back.
     const release = (reason: string) => nowOrLater(`release payment claim ${claim.id}`, () => opts.ledger.release(claim, reason), hctx.log);
@@ -139,6 +127,3 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
 
   return { charge, offersCredit, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
 }
-
-/** Two requests raced to claim one payment-identifier (SQLSTATE 23505 on its unique index). */
-const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === "23505";

@@ -4,7 +4,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { ChainReader } from "../../services/payments/chain-outcome.js";
 import { RECLAIMABLE, type LedgerRow, type PaymentLedger } from "../../services/payments/ledger.js";
 import { identifierHash, openAnswer, type StoredAnswer } from "../../services/payments/sealed-answer.js";
-import { ApiError } from "../errors.js";
+import { paymentAlreadyUsed, paymentInProgress } from "./payment-errors.js";
 import type { HandlerContext } from "../registry.js";
 import type { CheckedPayment } from "./read-payment.js";
 import type { PaidRoute } from "./types.js";
@@ -23,13 +23,13 @@ export async function answerKnownPayment(c: Context, known: LedgerRow, payment: 
   const proved = payment.identifier !== null && row.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
     await route.onReplay?.(null, hctx);
-    throw new ApiError(409, "payment_already_used", "this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent");
+    throw paymentAlreadyUsed("this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent");
   }
-  if (row.status === "claimed") throw new ApiError(409, "payment_in_progress", "this payment is being answered by another request; retry shortly", { retry_after_seconds: 2 }, { "retry-after": "2" });
+  if (row.status === "claimed") throw paymentInProgress();
   if (row.status === "settling") return pendingResponse(c, row.txHash, row.network);
   await route.onReplay?.(row.id, hctx);
   const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
-  if (!answer) throw new ApiError(409, "payment_already_used", "this payment already paid for an answer, and no copy of it is kept");
+  if (!answer) throw paymentAlreadyUsed("this payment already paid for an answer, and no copy of it is kept");
   return storedResponse(answer, { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined });
 }
 
