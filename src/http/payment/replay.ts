@@ -18,14 +18,14 @@ export const PENDING_RETRY_SECONDS = 5;
  * only the payer's payment-identifier, which never goes on chain, retrieves what it bought.
  */
 export async function answerKnownPayment(c: Context, known: LedgerRow, payment: CheckedPayment, route: PaidRoute, hctx: HandlerContext, deps: ReplayDeps): Promise<Response | null> {
-  const row = known.status === "settling" ? await confirmFromChain(known, payment, deps) : known;
-  if (RECLAIMABLE.includes(row.status)) return null;
-  const proved = payment.identifier !== null && row.identifierHash === identifierHash(payment.identifier);
+  if (RECLAIMABLE.includes(known.status)) return null;
+  const proved = payment.identifier !== null && known.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
     await route.onReplay?.(null, hctx);
     throw paymentAlreadyUsed("this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent");
   }
-  if (row.status === "claimed") throw paymentInProgress();
+  if (known.status === "claimed") throw paymentInProgress();
+  const row = known.status === "settling" ? await confirmFromChain(known, payment, deps) : known;
   if (row.status === "settling") return pendingResponse(c, row.txHash, row.network);
   await route.onReplay?.(row.id, hctx);
   const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
