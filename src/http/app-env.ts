@@ -1,3 +1,4 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "../lib/log.js";
 
 /** Per-request values set by the middleware in app.ts. */
@@ -14,3 +15,6 @@ export interface AppEnv {
     settled: boolean;
   };
 }
+
+/** The app createApp builds. Here, not in app.ts, so modules app.ts mounts can name it without a circle. */
+export type App = OpenAPIHono<AppEnv>;

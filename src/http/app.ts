@@ -5,9 +5,10 @@ import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
 import type { AppContext } from "../context.js";
 import { DeadlineExceededError, isTransient } from "../lib/transient-errors.js";
-import type { AppEnv } from "./app-env.js";
+import { DomainError } from "../services/errors.js";
+import type { App, AppEnv } from "./app-env.js";
 import { CLIENT_CLOSED_REQUEST, isClientAbort } from "./client-abort.js";
-import { ApiError, errorBody } from "./errors.js";
+import { ApiError, errorBody, paymentFields, toApiError } from "./errors.js";
 import { MAX_BODY_BYTES } from "./input.js";
 import { createHttpMetrics } from "./metrics.js";
 import { observe } from "./middleware/observe.js";
@@ -27,7 +28,7 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
-export type App = OpenAPIHono<AppEnv>;
+export type { App } from "./app-env.js";
 
 /** Middleware order: request context, observation, body limit, then routes and pages. */
 export function createApp({ ctx, routes, gate, validateResponses = false }: AppOptions): App {
@@ -54,18 +55,17 @@ function renderError(err: Error, c: Context<AppEnv>): Response {
     c.get("log")?.debug({ err: err.message }, "client aborted; request not finished");
     return c.body(null, CLIENT_CLOSED_REQUEST);
   }
-  const apiError = toApiError(err, c);
+  const apiError = asApiError(err, c);
   const body = errorBody(apiError, c.get("requestId") ?? "unknown");
-  if (c.get("paid") && body.payment_settled === undefined) {
-    body.payment_settled = c.get("settled") ?? false;
-    if (apiError.status === 503) body.settlement_skipped = !body.payment_settled;
-  }
+  if (c.get("paid") && body.payment_settled === undefined) Object.assign(body, paymentFields(apiError.status, c.get("settled") ?? false));
   for (const [k, v] of Object.entries(apiError.headers)) c.header(k, v);
   return c.json(body, apiError.status);
 }
 
-function toApiError(err: Error, c: Context<AppEnv>): ApiError {
+function asApiError(err: Error, c: Context<AppEnv>): ApiError {
   if (err instanceof ApiError) return err;
+  // A service's failure: the gate's payment state goes in where the domain error's answer puts it.
+  if (err instanceof DomainError) return toApiError(err, c.get("paid") ? { settled: c.get("settled") ?? false } : undefined);
   if (err instanceof HTTPException) {
     const status = err.status as ApiError["status"];
     return new ApiError(status, status === 413 ? "payload_too_large" : "bad_request", err.message || "bad request");

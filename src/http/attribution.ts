@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { SERVICE_NAME } from "../lib/attribution.js";
 
-export const SERVICE_NAME = "x402 Lookout";
+export { SERVICE_NAME };
 
 export const AttributionSchema = z
   .object({

@@ -1,7 +1,8 @@
 import type { Context, Hono } from "hono";
 import { attribution, attributionHeaders } from "./attribution.js";
 import { answerSchema } from "./contracts/answer-schema.js";
-import { ApiError } from "./errors.js";
+import { DomainError } from "../services/errors.js";
+import { ApiError, toApiError } from "./errors.js";
 import { readInput } from "./input.js";
 import { paymentRequiredResponse } from "./payment/challenge.js";
 import { handled } from "../lib/handled.js";
@@ -67,8 +68,9 @@ async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Pr
     return input;
   } catch (err) {
     const route = def as PaidRoute;
-    if (!(err instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c, route)) throw err;
-    return paymentRequiredResponse(c, deps.gate.paymentRequired(route, `${err.code}: ${err.message} (a paid request with this input is answered ${err.status} and charged nothing)`));
+    const refusal = err instanceof DomainError ? toApiError(err) : err;
+    if (!(refusal instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c, route)) throw err;
+    return paymentRequiredResponse(c, deps.gate.paymentRequired(route, `${refusal.code}: ${refusal.message} (a paid request with this input is answered ${refusal.status} and charged nothing)`));
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Config } from "../config.js";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
 import { createAlternativesService } from "./alternatives/alternatives.js";
@@ -10,8 +9,16 @@ import { createLiveProber } from "./reports/live-probe.js";
 import { createTrialService } from "./trial/index.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
+/** The config values the services read; main.ts passes its Config, which has them all. */
+export interface ServicesConfig {
+  allowPrivateTargets: boolean;
+  publicBaseUrl: string;
+  maxEntries: number;
+  reportCacheRows: number;
+}
+
 /** Every business service, built once from the context's database, clock and config. */
-export function createServices(db: DbHandle, clock: Clock, config: Pick<Config, "allowPrivateTargets" | "publicBaseUrl" | "maxEntries" | "reportCacheRows">) {
+export function createServices(db: DbHandle, clock: Clock, config: ServicesConfig) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows });
   const alternatives = createAlternativesService(db.db);

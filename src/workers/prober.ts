@@ -24,7 +24,9 @@ export interface StartProberOptions extends ProberOptions {
  * and the next one runs on schedule.
  */
 export function startProber(ctx: AppContext, opts: StartProberOptions = {}): ProberHandle {
-  const runner = createProbeRunner(ctx, opts);
+  const { db, clock, log, metrics, config } = ctx;
+  const { publicBaseUrl, probeIntervalSeconds, allowPrivateTargets } = config;
+  const runner = createProbeRunner({ db, clock, log, metrics, publicBaseUrl, probeIntervalSeconds, allowPrivateTargets }, opts);
   const tickMs = opts.tickMs ?? PROBE_TICK_MS;
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;

@@ -8,6 +8,7 @@ import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-f
 import { createTestContext, type TestContext } from "../helpers/context.js";
 
 let ctx: TestContext;
+const deps = () => ({ db: ctx.db.db, clock: ctx.clock, publicBaseUrl: ctx.config.publicBaseUrl });
 const week = (make: Parameters<typeof series>[2] = () => ({})) => series(7 * DAY, HOUR, (i) => ({ price: "0.002", latency: 120, ...make(i) }));
 
 beforeAll(async () => {
@@ -36,7 +37,7 @@ afterAll(() => ctx?.close());
 
 describe("issueCertificate", () => {
   it("certifies an endpoint: every listed method of the URL, a 30-day validity and a JWS that verifies against the JWKS", async () => {
-    const r = await issueCertificate(ctx, { url: "https://wx.example/v1/forecast", name: "Skycast forecast" });
+    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/forecast", name: "Skycast forecast" });
     if (!r.verified) throw new Error(JSON.stringify(r.failed));
     const c = r.certificate;
     expect(c).toMatchObject({ verified: true, tier: "verified", url: "https://wx.example/v1/forecast", listings_covered: 2, validUntil: "2026-12-20T12:00:00.000Z" });
@@ -53,14 +54,14 @@ describe("issueCertificate", () => {
   });
 
   it("certifies a path-prefix pattern over every active listing under it", async () => {
-    const r = await issueCertificate(ctx, { url: "https://wx.example/v1/*", name: "Skycast v1" });
+    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/*", name: "Skycast v1" });
     expect(r.verified).toBe(true);
     if (r.verified) expect(r.certificate).toMatchObject({ url: "https://wx.example/v1/*", listings_covered: 3 });
   });
 
   it("reports each failed criterion with the URLs that fail it, and stores nothing", async () => {
     const before = await ctx.db.db.selectFrom("certificates").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const r = await issueCertificate(ctx, { url: "https://wx.example/v2/*", name: "Skycast v2" });
+    const r = await issueCertificate(deps(), { url: "https://wx.example/v2/*", name: "Skycast v2" });
     if (r.verified) throw new Error("expected not verified");
     const failing = Object.fromEntries(r.failed.map((c) => [c.id, c.failing.map((f) => f.url)]));
     expect(failing).toEqual({
@@ -77,7 +78,7 @@ describe("issueCertificate", () => {
   });
 
   it("answers not verified for a URL no listing matches", async () => {
-    const r = await issueCertificate(ctx, { url: "https://nowhere.example/api", name: "Nobody" });
+    const r = await issueCertificate(deps(), { url: "https://nowhere.example/api", name: "Nobody" });
     expect(r.verified).toBe(false);
     if (!r.verified) expect(r.failed.map((c) => c.id)).toContain("in_catalog");
   });
@@ -89,7 +90,7 @@ describe("issueCertificate", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.public_jwk).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig", kid: rows[0]!.kid });
     expect(rows[0]!.public_jwk).not.toHaveProperty("d");
-    const r = await issueCertificate(ctx, { url: "https://other.example/v1/forecast", name: "Other" });
+    const r = await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "Other" });
     if (r.verified) expect(decodeProtectedHeader(r.certificate.jws).kid).toBe(rows[0]!.kid);
   });
 });
@@ -101,37 +102,37 @@ describe("a certificate bought with a payment", () => {
       .values({ authorization_key: "test:payer:nonce-1", request_id: "req-1", route: "verified", network: "eip155:84532", amount_atomic: "1000000", status: "claimed" })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const first = await issueCertificate(ctx, { url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id, payer: "0xabc" });
+    const first = await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id, payer: "0xabc" });
     if (!first.verified) throw new Error("expected verified");
     expect(first.certificate.certId).toBe(payment.id);
-    expect(await viewCertificate(ctx, payment.id)).toBeUndefined();
+    expect(await viewCertificate(deps(), payment.id)).toBeUndefined();
 
-    await issueCertificate(ctx, { url: "https://other.example/v1/forecast", name: "Second try", paymentId: payment.id, payer: "0xabc" });
+    await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "Second try", paymentId: payment.id, payer: "0xabc" });
     await ctx.db.db.updateTable("payments").set({ status: "settled" }).where("id", "=", payment.id).execute();
-    expect(await viewCertificate(ctx, payment.id)).toMatchObject({ name: "Second try", state: "verified" });
+    expect(await viewCertificate(deps(), payment.id)).toMatchObject({ name: "Second try", state: "verified" });
     expect(await ctx.db.db.selectFrom("certificates").select("cert_id").where("cert_id", "=", payment.id).execute()).toHaveLength(1);
   });
 });
 
 describe("live state", () => {
   it("is verified while the criteria hold, lapsed once an endpoint stops meeting one, and lapsed after validUntil", async () => {
-    const r = await issueCertificate(ctx, { url: "https://wx.example/v1/hourly", name: "Hourly" });
+    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/hourly", name: "Hourly" });
     if (!r.verified) throw new Error("expected verified");
     const id = r.certificate.certId;
-    expect((await viewCertificate(ctx, id))!).toMatchObject({ state: "verified", lapsedBecause: [] });
+    expect((await viewCertificate(deps(), id))!).toMatchObject({ state: "verified", lapsedBecause: [] });
 
     // The endpoint goes down: three failed probes in 30 minutes make it `dead` (critical).
     const listing = await ctx.db.db.selectFrom("listings").select("id").where("url", "=", "https://wx.example/v1/hourly").executeTakeFirstOrThrow();
     ctx.clock.advance(30 * MINUTE);
     await seedProbes(ctx, Number(listing.id), series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
     await recompute(ctx);
-    const down = (await viewCertificate(ctx, id))!;
+    const down = (await viewCertificate(deps(), id))!;
     expect(down.state).toBe("lapsed");
     expect(down.lapsedBecause.join("; ")).toMatch(/no_critical_warning no longer met .*dead/);
     expect(down.lapsedBecause.join("; ")).toMatch(/x402_v2_challenge no longer met/);
 
     ctx.clock.advance(31 * DAY);
-    expect((await viewCertificate(ctx, id))!.lapsedBecause[0]).toBe("expired on 2026-12-20T12:00:00.000Z");
-    expect(await viewCertificate(ctx, "not-a-uuid")).toBeUndefined();
+    expect((await viewCertificate(deps(), id))!.lapsedBecause[0]).toBe("expired on 2026-12-20T12:00:00.000Z");
+    expect(await viewCertificate(deps(), "not-a-uuid")).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ let ctx: TestContext;
 let dir: string;
 let app: ReturnType<typeof createApp>;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+const deps = () => ({ db: ctx.db.db, clock: ctx.clock, log: ctx.log, dataDir: ctx.config.dataDir, publicBaseUrl: ctx.config.publicBaseUrl });
 
 /** RFC 4180 records (CRLF line ends, quoted fields with doubled quotes). */
 function parseCsv(text: string): string[][] {
@@ -66,7 +67,7 @@ afterAll(async () => {
 
 describe("buildDataset", () => {
   it("writes per-endpoint aggregates of active listings as CSV and JSON Lines, with sizes and hashes recorded", async () => {
-    const build = await buildDataset(ctx);
+    const build = await buildDataset(deps());
     expect(build).toMatchObject({ period: "2026-11-20", rows: 2, dir: join(dir, "dataset", "2026-11-20") });
     expect(readdirSync(build.dir).sort()).toEqual(["LICENSE", "README.md", "endpoints.csv", "endpoints.jsonl"]);
     expect(readdirSync(join(dir, "dataset"))).toEqual(["2026-11-20"]);
@@ -96,7 +97,7 @@ describe("buildDataset", () => {
   });
 
   it("ships a README documenting every column and the CC-BY-4.0 licence with its canonical address and an attribution line", async () => {
-    const build = await buildDataset(ctx);
+    const build = await buildDataset(deps());
     const readme = readFileSync(join(build.dir, "README.md"), "utf8");
     for (const c of COLUMNS) expect(readme).toContain(`| ${c.name} | ${c.type} |`);
     expect(readme).toContain("https://creativecommons.org/licenses/by/4.0/");
@@ -108,7 +109,7 @@ describe("buildDataset", () => {
   });
 
   it("replaces the build of the same day and keeps one row per period", async () => {
-    await buildDataset(ctx);
+    await buildDataset(deps());
     const rows = await ctx.db.db.selectFrom("datasets").select("period").execute();
     expect(rows.map((r) => r.period)).toEqual(["2026-11-20"]);
     expect(readdirSync(join(dir, "dataset"))).toEqual(["2026-11-20"]);
@@ -118,11 +119,11 @@ describe("buildDataset", () => {
 describe("the weekly schedule", () => {
   it("builds only when the newest build is a week old", async () => {
     ctx.clock.advance(6 * DAY);
-    expect(await buildIfDue(ctx)).toBeUndefined();
+    expect(await buildIfDue(deps())).toBeUndefined();
     ctx.clock.advance(DAY);
-    const built = await buildIfDue(ctx);
+    const built = await buildIfDue(deps());
     expect(built?.period).toBe("2026-11-27");
-    expect(await buildIfDue(ctx)).toBeUndefined();
+    expect(await buildIfDue(deps())).toBeUndefined();
   });
 });
 

@@ -23,7 +23,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   const call = (ip: string, host: string, path = "/x"): TrialCall => ({ ip, host, urlNormalized: `https://${host}${path}` });
   /** "ok", "ip" or "host" per call, in call order. */
   const outcomes = (results: PromiseSettledResult<unknown>[]) =>
-    results.map((r) => (r.status === "fulfilled" ? "ok" : r.reason instanceof TrialLimitExceeded ? (r.reason.extra as { scope: string }).scope : String(r.reason)));
+    results.map((r) => (r.status === "fulfilled" ? "ok" : r.reason instanceof TrialLimitExceeded ? r.reason.scope : String(r.reason)));
   const counts = async (scope: "ip" | "host") =>
     Object.fromEntries(
       (await db.db.selectFrom("trial_counters").select(["key", "count"]).where("scope", "=", scope).where("count", ">", 0).execute()).map((r) => [r.key, r.count]),

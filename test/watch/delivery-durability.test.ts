@@ -89,7 +89,8 @@ describe("the SSRF guard at every connect", () => {
       const port = new URL(h.rx.url).port;
       const l = await healthyListing(strict);
       await expect(watchOn(strict, h.rx, "/x", l.url, { webhookUrl: `https://rebind.test:${port}/x`, lookup: resolvesTo("10.0.0.7") })).rejects.toMatchObject({
-        status: 400,
+        kind: "invalid_input",
+        field: "webhookUrl",
         message: "webhookUrl resolves to a private, loopback, link-local or otherwise non-public address",
       });
       const w = await watchOn(strict, h.rx, "/rebind", l.url, { webhookUrl: `https://rebind.test:${port}/rebind`, lookup: resolvesTo("93.184.216.34") });

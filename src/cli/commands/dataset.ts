@@ -18,7 +18,7 @@ export async function runDatasetCommand(argv: readonly string[], io: CliIo, conf
   }
   const db = await io.openDb();
   try {
-    const build = await buildDataset({ db, clock: io.clock, config, log: pino({ level: "silent" }) });
+    const build = await buildDataset({ db: db.db, clock: io.clock, log: pino({ level: "silent" }), dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
     line(io.stdout, `dataset ${build.period} (id ${build.id}): ${build.rows} endpoint(s) in ${build.dir}`);
     for (const [name, f] of Object.entries(build.files)) line(io.stdout, `  ${name}  ${f.bytes} bytes  sha256 ${f.sha256}`);
     return 0;

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import type { App } from "../app.js";
+import type { App } from "../app-env.js";
 import type { AppContext } from "../../context.js";
 import { viewCertificate } from "../../services/certificates/live-state.js";
 import { activeSigningKey, publicJwks } from "../../services/certificates/signing-keys.js";
@@ -43,6 +43,7 @@ const SVG_HEADERS = {
  */
 export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): void {
   const base = ctx.config.publicBaseUrl;
+  const certificate = (certId: string) => viewCertificate({ db: ctx.db.db, clock: ctx.clock, publicBaseUrl: base }, certId);
   let manifest: object | undefined;
   let card: object | undefined;
   let llms: string | undefined;
@@ -57,12 +58,12 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   });
 
   app.get("/verified/:certId", async (c) => {
-    const v = await viewCertificate(ctx, c.req.param("certId"));
+    const v = await certificate(c.req.param("certId"));
     if (!v) return c.html(layout("Unknown certificate", html`<h1>Unknown certificate</h1><p>No certificate has this id.</p>`), 404);
     return c.html(verifiedPage(v), 200, { "cache-control": "no-cache" });
   });
   app.get("/verified/:certId/badge.svg", async (c) => {
-    const v = await viewCertificate(ctx, c.req.param("certId"));
+    const v = await certificate(c.req.param("certId"));
     if (!v) return c.body(badgeSvg({ name: "unknown certificate", state: "lapsed", title: "No x402 Lookout certificate has this id" }), 404, SVG_HEADERS);
     const title = v.state === "verified" ? `${v.name}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}` : `${v.name}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
     return c.body(badgeSvg({ name: v.name, state: v.state, title }), 200, SVG_HEADERS);

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { ApiError } from "../../http/errors.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
 import { createUrlLookup, listingsWithNames, providerName } from "../catalog/listing-queries.js";
+import { NotFound } from "../errors.js";
 import { perGeneration } from "../signals/verdict-generation.js";
 import type { MatchKeys } from "./candidate-pool.js";
 import { loadCandidates, type Candidates } from "./candidates.js";
@@ -58,7 +58,7 @@ async function alternatives(lookup: TargetLookup, current: () => Promise<Candida
 
   const { picks, total } = pool.match(keys, q.limit);
   if (picks.length === 0) {
-    throw new ApiError(404, "no_alternatives", `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`);
+    throw new NotFound(`no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`, "no_alternatives");
   }
   return {
     target: target

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { AppContext } from "../../context.js";
-import { badRequest } from "../../http/errors.js";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import { InvalidInput } from "../errors.js";
 import { CERTIFICATE } from "./constants.js";
 import { allMet, evaluateCriteria, type CriterionReport } from "./criteria.js";
 import { evidenceForScope } from "./evidence.js";
@@ -37,28 +39,33 @@ export type IssueResult =
   | { verified: true; certificate: IssuedCertificate }
   | { verified: false; url: string; name: string; criteria: CriterionReport[]; failed: CriterionReport[] };
 
-type Ctx = Pick<AppContext, "db" | "clock" | "config">;
+export interface IssueDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The issuer: the JWS `iss` and the certificate's links. */
+  publicBaseUrl: string;
+}
 
 /** Checks every criterion over the covered listings; signs and stores a certificate when all hold. */
-export async function issueCertificate(ctx: Ctx, input: IssueInput): Promise<IssueResult> {
+export async function issueCertificate(deps: IssueDeps, input: IssueInput): Promise<IssueResult> {
   const parsed = parseScope(input.url);
-  if (!parsed.ok) throw badRequest(`url: ${parsed.message}`);
+  if (!parsed.ok) throw new InvalidInput("url", `url: ${parsed.message}`);
   const scope = parsed.scope;
-  const listings = await evidenceForScope(ctx.db.db, scope, CERTIFICATE.maxListings + 1);
+  const listings = await evidenceForScope(deps.db, scope, CERTIFICATE.maxListings + 1);
   if (listings.length > CERTIFICATE.maxListings) {
-    throw badRequest(`url: the pattern covers more than ${CERTIFICATE.maxListings} listings; certify a narrower origin or path prefix`);
+    throw new InvalidInput("url", `url: the pattern covers more than ${CERTIFICATE.maxListings} listings; certify a narrower origin or path prefix`);
   }
   const criteria = evaluateCriteria(listings);
   if (!allMet(criteria)) return { verified: false, url: scope.pattern, name: input.name, criteria, failed: criteria.filter((c) => !c.met) };
 
   const certId = input.paymentId ?? randomUUID();
-  const issuedAt = ctx.clock.now();
+  const issuedAt = deps.clock.now();
   const validUntil = new Date(issuedAt.getTime() + CERTIFICATE.validMs);
-  const links = certificateLinks(ctx.config.publicBaseUrl, certId);
-  const key = await activeSigningKey(ctx.db.db);
+  const links = certificateLinks(deps.publicBaseUrl, certId);
+  const key = await activeSigningKey(deps.db);
   const jws = await signCertificate(key, {
     certId, url: scope.pattern, name: input.name, tier: "verified", listings: listings.length, criteria,
-    pageUrl: links.pageUrl, issuedAt, validUntil, issuer: ctx.config.publicBaseUrl,
+    pageUrl: links.pageUrl, issuedAt, validUntil, issuer: deps.publicBaseUrl,
   });
   const row = {
     url_pattern: scope.pattern, name: input.name, listing_ids: listings.map((l) => l.id), tier: "verified" as const, verified: true,
@@ -66,7 +73,7 @@ export async function issueCertificate(ctx: Ctx, input: IssueInput): Promise<Iss
   };
   // A payment whose settlement failed may be retried with the same authorization (the ledger
   // hands back the same payment id): the retry replaces the certificate it had stored.
-  await ctx.db.db
+  await deps.db
     .insertInto("certificates")
     .values({ cert_id: certId, ...row })
     .onConflict((oc) => oc.column("cert_id").doUpdateSet(row))

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
-import type { AppContext } from "../../context.js";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
 import type { CertificateState } from "./constants.js";
 import { allMet, evaluateCriteria, type CriterionReport } from "./criteria.js";
 import { evidenceForListings, type ListingEvidence } from "./evidence.js";
@@ -27,6 +28,13 @@ export interface CertificateView {
   checkedAt: Date;
 }
 
+export interface CertificateViewDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The service's own base address: the page, badge and JWKS links hang off it. */
+  publicBaseUrl: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -34,9 +42,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * covered still meets every criterion; lapsed otherwise, with why. A certificate whose payment
  * has not settled (or failed to) does not exist publicly.
  */
-export async function viewCertificate(ctx: Pick<AppContext, "db" | "clock" | "config">, certId: string): Promise<CertificateView | undefined> {
+export async function viewCertificate(deps: CertificateViewDeps, certId: string): Promise<CertificateView | undefined> {
   if (!UUID.test(certId)) return undefined;
-  const row = await ctx.db.db
+  const row = await deps.db
     .selectFrom("certificates as c")
     .selectAll("c")
     .where("c.cert_id", "=", certId)
@@ -44,8 +52,8 @@ export async function viewCertificate(ctx: Pick<AppContext, "db" | "clock" | "co
     .where(sql<boolean>`not exists (select 1 from payments p where p.id = ${certId}::uuid and p.status <> 'settled')`)
     .executeTakeFirst();
   if (!row) return undefined;
-  const now = ctx.clock.now();
-  const listings = await evidenceForListings(ctx.db.db, row.listing_ids);
+  const now = deps.clock.now();
+  const listings = await evidenceForListings(deps.db, row.listing_ids);
   // A covered listing deleted from the catalog tables counts as no longer listed.
   const missing = row.listing_ids.length - listings.length;
   const criteria = evaluateCriteria(listings);
@@ -62,7 +70,7 @@ export async function viewCertificate(ctx: Pick<AppContext, "db" | "clock" | "co
     validUntil: row.valid_until,
     jws: row.jws,
     kid: row.kid,
-    ...certificateLinks(ctx.config.publicBaseUrl, row.cert_id),
+    ...certificateLinks(deps.publicBaseUrl, row.cert_id),
     issuedCriteria: ((row.criteria as { reports?: unknown }).reports ?? []) as CriterionReport[],
     state: row.verified && lapsedBecause.length === 0 && allMet(criteria) ? "verified" : "lapsed",
     lapsedBecause,

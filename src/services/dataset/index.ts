@@ -1,5 +1,5 @@
-export { buildDataset, type DatasetBuild, type DatasetFile } from "./build-dataset.js";
+export { buildDataset, type DatasetBuild, type DatasetDeps, type DatasetFile } from "./build-dataset.js";
 export { COLUMNS, type Column } from "./columns.js";
 export { DATASET, DATASET_FILES, isDatasetFileName, type DatasetFileName } from "./constants.js";
 export { findDatasetFile, listDatasets, type PublishedDataset, type PublishedFile } from "./list-datasets.js";
-export { buildIfDue, startDatasetScheduler } from "./scheduler.js";
+export { buildIfDue } from "./scheduler.js";

@@ -1,10 +1,14 @@
-import type { AppContext } from "../../context.js";
+import type { DbHandle } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
 import { addDays, DELIST, GHOST_REASON, scopeReasons, utcDay, type DelistScope } from "./constants.js";
 import { inScope } from "./flag-reasons.js";
 import { flaggedListings, type FlaggedListing } from "./flagged-listings.js";
 import { recoveredListings, type RecoveredListing } from "./recovered-listings.js";
 
-type Ctx = Pick<AppContext, "db" | "clock">;
+interface Ctx {
+  db: DbHandle;
+  clock: Clock;
+}
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v));
 const confidence = (f: FlaggedListing): "high" | "low" => (f.flaggedDaysConsecutive >= DELIST.highConfidenceDays ? "high" : "low");

@@ -2,5 +2,4 @@ export { DELIST, DELIST_REASONS, DELIST_SCOPES, CRITICAL_DELIST_REASONS, GHOST_R
 export { delistDiff, delistSnapshot } from "./feed.js";
 export { flaggedListings, type FlaggedListing } from "./flagged-listings.js";
 export { recordDailyFlags } from "./record-flags.js";
-export { startFlagRecorder } from "./recorder.js";
 export { recoveredListings, type RecoveredListing } from "./recovered-listings.js";

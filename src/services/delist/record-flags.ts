@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import type { AppContext } from "../../context.js";
+import type { DbHandle } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
 import { utcDay } from "./constants.js";
 import { FLAGGED, flagReasons } from "./flag-reasons.js";
 
@@ -10,7 +11,7 @@ const WRITE_CHUNK = 2000;
  * it again the same day adds reasons seen since, and keeps the first recorded_at (when the
  * listing was first seen flagged that day). Run it after each probe cycle or every few minutes.
  */
-export async function recordDailyFlags(ctx: Pick<AppContext, "db" | "clock">): Promise<{ day: string; flagged: number }> {
+export async function recordDailyFlags(ctx: { db: DbHandle; clock: Clock }): Promise<{ day: string; flagged: number }> {
   const now = ctx.clock.now();
   const day = utcDay(now);
   const rows = await ctx.db.db

@@ -1,7 +1,6 @@
 import { request, type Agent } from "undici";
 import type { HostLimiter } from "../../lib/host-limiter.js";
-import { classifyNetworkError } from "./network-error.js";
-import type { NetworkErrorKind } from "./types.js";
+import { classifyNetworkError, type NetworkErrorKind } from "./network-error.js";
 
 export interface HttpRequest {
   url: string;

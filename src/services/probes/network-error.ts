@@ -1,5 +1,7 @@
 import { SsrfBlockedError } from "../../lib/ssrf-guard.js";
-import type { NetworkErrorKind } from "./types.js";
+
+/** Why a request produced no HTTP response. */
+export type NetworkErrorKind = "dns" | "refused" | "reset" | "timeout" | "tls" | "ssrf_blocked" | "protocol" | "other";
 
 const DNS = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NODATA", "EAI_NONAME", "ENODATA", "ESERVFAIL"]);
 const REFUSED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENETDOWN", "EADDRNOTAVAIL"]);

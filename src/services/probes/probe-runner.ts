@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { AppContext } from "../../context.js";
+import type { Registry } from "prom-client";
+import type { DbHandle } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
 import { HostLimiter, type HostLimiterOptions } from "../../lib/host-limiter.js";
+import type { Logger } from "../../lib/log.js";
 import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
 import { recomputeSnapshots } from "../snapshots/recompute-snapshots.js";
 import * as C from "./constants.js";
@@ -21,12 +24,24 @@ const registered =
   (deps) =>
     drainDue(strategy, deps);
 
+/** What the prober role hands the runner: its database, clock, log, metrics and config values. */
+export interface ProbeRunnerDeps {
+  db: DbHandle;
+  clock: Clock;
+  log: Logger;
+  metrics: Registry;
+  /** Named in the User-Agent, so a probed host can see who probes it. */
+  publicBaseUrl: string;
+  probeIntervalSeconds: number;
+  allowPrivateTargets: boolean;
+}
+
 export interface ProberOptions {
   /** Lease owner name (default host:pid:random). */
   owner?: string;
-  /** Default: config.probeIntervalSeconds. */
+  /** Default: deps.probeIntervalSeconds. */
   intervalSeconds?: number;
-  /** Default: config.allowPrivateTargets. */
+  /** Default: deps.allowPrivateTargets. */
   allowPrivate?: boolean;
   timeoutMs?: number;
   maxBodyBytes?: number;
@@ -44,9 +59,9 @@ export interface ProbeRunner {
   close(): Promise<void>;
 }
 
-export function createProbeRunner(ctx: AppContext, opts: ProberOptions = {}): ProbeRunner {
-  const { log, clock } = ctx;
-  const metrics = probeMetrics(ctx.metrics);
+export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {}): ProbeRunner {
+  const { log, clock } = deps;
+  const metrics = probeMetrics(deps.metrics);
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const timeoutMs = opts.timeoutMs ?? C.PROBE_TIMEOUT_MS;
   const limits = {
@@ -57,7 +72,7 @@ export function createProbeRunner(ctx: AppContext, opts: ProberOptions = {}): Pr
     ...opts.limits,
   };
   const dispatcher = createGuardedDispatcher({
-    allowPrivate: opts.allowPrivate ?? ctx.config.allowPrivateTargets,
+    allowPrivate: opts.allowPrivate ?? deps.allowPrivateTargets,
     connectTimeoutMs: timeoutMs,
     connections: limits.concurrency,
     keepAliveTimeoutMs: C.KEEP_ALIVE_TIMEOUT_MS,
@@ -71,11 +86,11 @@ export function createProbeRunner(ctx: AppContext, opts: ProberOptions = {}): Pr
     limiter,
     timeoutMs,
     maxBodyBytes: opts.maxBodyBytes ?? C.PROBE_BODY_CAP_BYTES,
-    userAgent: `${C.PROBE_USER_AGENT} (+${ctx.config.publicBaseUrl})`,
+    userAgent: `${C.PROBE_USER_AGENT} (+${deps.publicBaseUrl})`,
   });
   // The registry: the scheduler runs each kind the same way and never branches on it.
   const registry = {
-    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? ctx.config.probeIntervalSeconds) * 1000, metrics)),
+    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? deps.probeIntervalSeconds) * 1000, metrics)),
     host_check: registered(hostCheckStrategy(metrics)),
   };
   let maintainedAt = Number.NEGATIVE_INFINITY;
@@ -88,15 +103,15 @@ export function createProbeRunner(ctx: AppContext, opts: ProberOptions = {}): Pr
       let retention: RetentionResult | null = null;
       const at = startedAt.getTime();
       if (!stop.signal.aborted && (at - maintainedAt >= C.RETENTION_INTERVAL_MS || at < maintainedAt)) {
-        retention = await pruneProbeHistory(ctx.db.db, startedAt);
-        await maintainProbeTables(ctx.db, maintainedAt === Number.NEGATIVE_INFINITY);
+        retention = await pruneProbeHistory(deps.db.db, startedAt);
+        await maintainProbeTables(deps.db, maintainedAt === Number.NEGATIVE_INFINITY);
         maintainedAt = at;
       }
       const t1 = performance.now();
-      const deps = { db: ctx.db.db, clock, log, http, owner, stopping: () => stop.signal.aborted };
-      const [probes, hosts] = await Promise.all([registry.endpoint(deps), registry.host_check(deps)]);
+      const drain = { db: deps.db.db, clock, log, http, owner, stopping: () => stop.signal.aborted };
+      const [probes, hosts] = await Promise.all([registry.endpoint(drain), registry.host_check(drain)]);
       const probeMs = performance.now() - t1;
-      const snapshots = await recomputeSnapshots(ctx, probes.listingIds);
+      const snapshots = await recomputeSnapshots(deps, probes.listingIds);
       const snapshotMs = performance.now() - t1 - probeMs;
       const durationMs = performance.now() - t0;
       metrics.cycleDuration.observe(durationMs / 1000);

@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database, ProbeOutcome } from "../../db/schema.js";
 import type { HttpClient } from "./http-client.js";
 
-/** Why a request produced no HTTP response. */
-export type NetworkErrorKind = "dns" | "refused" | "reset" | "timeout" | "tls" | "ssrf_blocked" | "protocol" | "other";
+// Defined beside its classifier so http-client need not import this file (which imports it back).
+export type { NetworkErrorKind } from "./network-error.js";
 
 /** A 402 whose challenge could not be read is an error too; this names that case. */
 export const NO_CHALLENGE = "no_challenge";

@@ -1,5 +1,6 @@
 import { currentPrice, type ListingRow } from "./listing-row.js";
 import { markupFor, type Markup } from "./markup.js";
+import { quantile } from "./quantile.js";
 
 /**
  * What a verdict needs to know beyond its own listing, computed once per recompute over the
@@ -30,14 +31,6 @@ const hostTrap = (r: ListingRow) => Boolean(r.wildcard_402_detected || r.spa_fal
 /** A flagged host counts as its own effective supply (sitemap, manifest or 1), never per path. */
 function effectiveShare(rawOnHost: number, row: ListingRow): number {
   return hostTrap(row) ? Math.min(rawOnHost, Math.max(1, row.effective_count ?? 1)) : rawOnHost;
-}
-
-export function quantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
 export function computeContexts(rows: readonly ListingRow[]): Map<number, SignalContext> {

@@ -1,5 +1,5 @@
-import { quantile } from "./group-context.js";
 import { currentPrice, type ListingRow } from "./listing-row.js";
+import { quantile } from "./quantile.js";
 
 /** The reference price a listing is compared with for proxy_markup (signals.md). */
 export interface Markup {

@@ -1,8 +1,12 @@
-import type { AppContext } from "../../context.js";
+import type { DbHandle } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
 import { SNAPSHOT_BATCH_SIZE } from "../probes/constants.js";
 import { upsertEvidence } from "./evidence-sql.js";
 
-export type SnapshotContext = Pick<AppContext, "db" | "clock">;
+export interface SnapshotContext {
+  db: DbHandle;
+  clock: Clock;
+}
 
 /**
  * Recomputes the numeric evidence of signal_snapshots for the given listings, or for every

@@ -3,6 +3,7 @@ import { asyncCommitCte } from "../../db/async-commit.js";
 import { coalesce } from "../../db/coalesce.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
+// eslint-disable-next-line import-x/no-restricted-paths -- wire types move to the contracts layer (issue 22)
 import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
 import { TRIAL } from "../signals/constants.js";
 

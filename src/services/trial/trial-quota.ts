@@ -3,8 +3,9 @@ import { coalesce } from "../../db/coalesce.js";
 import { asyncCommitCte } from "../../db/async-commit.js";
 import { executePrepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
+// eslint-disable-next-line import-x/no-restricted-paths -- wire types move to the contracts layer (issue 22)
 import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
-import { ApiError } from "../../http/errors.js";
+import { QuotaExceeded } from "../errors.js";
 import { TRIAL } from "../signals/constants.js";
 
 const DAY_MS = 86_400_000;
@@ -24,19 +25,18 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
 }
 
-export class TrialLimitExceeded extends ApiError {
+export class TrialLimitExceeded extends QuotaExceeded {
   constructor(scope: "ip" | "host", limit: number, now: Date) {
-    const reset = nextUtcMidnight(now);
-    const seconds = Math.max(1, Math.ceil((reset.getTime() - now.getTime()) / 1000));
     super(
-      429,
-      "rate_limited",
+      scope,
+      limit,
+      nextUtcMidnight(now),
+      now,
       scope === "ip"
         ? `free trial limit reached: ${limit} calls per client IP per UTC day; pay per call with POST /api/v1/preflight, or retry after the reset`
         : `free trial limit reached for this target host: ${limit} calls per host per UTC day; pay per call with POST /api/v1/preflight, or retry after the reset`,
-      { scope, limit, reset_at: reset.toISOString() },
-      { "retry-after": String(seconds), "x-rate-limit-reset": String(Math.floor(reset.getTime() / 1000)), "x-rate-limit-limit": String(limit) },
     );
+    this.name = "TrialLimitExceeded";
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { badRequest, unavailable } from "../../http/errors.js";
 import type { Clock } from "../../lib/clock.js";
 import type { LookupFunction } from "../../lib/ssrf-guard.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
+import { InvalidInput, Unavailable } from "../errors.js";
 import type { WarningCode } from "../signals/constants.js";
 import { DEFAULT_SIGNALS, WATCH_ALERTS, WATCH_LIFETIME_MS } from "./constants.js";
 import { newWatchSecrets, signingSecretOf } from "./secrets.js";
@@ -46,9 +46,9 @@ export interface CreatedWatch {
 /** Validates the webhook target (DNS included) and stores a new subscription. */
 export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Promise<CreatedWatch> {
   const target = await checkWebhookTarget(input.webhookUrl, deps.rules, deps.lookup);
-  if (!target.ok) throw target.status === 400 ? badRequest(target.message) : unavailable(target.message, 5);
+  if (!target.ok) throw target.status === 400 ? new InvalidInput("webhookUrl", target.message) : new Unavailable(target.message, 5);
   const signals = [...new Set(input.signals?.length ? input.signals : DEFAULT_SIGNALS)];
-  if (signals.length === 0) throw badRequest("signals: name at least one signal");
+  if (signals.length === 0) throw new InvalidInput("signals", "signals: name at least one signal");
 
   const createdAt = deps.clock.now();
   const expiresAt = new Date(createdAt.getTime() + WATCH_LIFETIME_MS);

@@ -12,7 +12,7 @@ export const getCertificateRoute = defineRoute({
     response: { certId, name, url, tier, state: "verified", lapsed_because: [], issuedAt, validUntil, checkedAt: "2026-11-21T08:00:00.000Z", badgeUrl, pageUrl, jwksUrl, jws, criteria: CRITERIA_EXAMPLE },
   },
   handler: async ({ params }, { app }) => {
-    const v = await viewCertificate(app, params.certId);
+    const v = await viewCertificate({ db: app.db.db, clock: app.clock, publicBaseUrl: app.config.publicBaseUrl }, params.certId);
     if (!v) throw new ApiError(404, "certificate_not_found", "no certificate with this id");
     return {
       certId: v.certId, name: v.name, url: v.url, tier: v.tier, state: v.state, lapsed_because: v.lapsedBecause,

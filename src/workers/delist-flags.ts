@@ -1,7 +1,7 @@
-import type { AppContext } from "../../context.js";
-import { startPeriodic, type Periodic } from "../../workers/periodic.js";
-import { DELIST } from "./constants.js";
-import { recordDailyFlags } from "./record-flags.js";
+import type { AppContext } from "../context.js";
+import { DELIST } from "../services/delist/constants.js";
+import { recordDailyFlags } from "../services/delist/record-flags.js";
+import { startPeriodic, type Periodic } from "./periodic.js";
 
 /**
  * The flag-history recorder as a periodic task (the prober role runs it): today's flags are
