@@ -1,4 +1,4 @@
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { decodeFunctionData, serializeSignature, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalFacilitator, type FacilitatorClient } from "../../src/chain/facilitator.js";
@@ -94,6 +94,19 @@ describe("replays reveal nothing", () => {
     expect(other.status).toBe(409);
     expect((await body(other)).error).toBe("payment_identifier_conflict");
     expect(await svc.balanceOf(svc.payer(2))).toBe(before);
+  });
+
+  it("refuses a malformed payment-identifier with 400 before anything is verified", async () => {
+    const header = await signedPayment(svc, "/api/v1/test-plain", 5);
+    const payload = decodePaymentSignatureHeader(header);
+    const calls = facilitatorCalls;
+    for (const id of ["short", "has spaces in it, 20+", 42]) {
+      const bad = encodePaymentSignatureHeader({ ...payload, extensions: { ...payload.extensions, "payment-identifier": { info: { required: false, id } } } } as never);
+      const res = await payWith(bad, "/api/v1/test-plain");
+      expect(res.status).toBe(400);
+      expect((await body(res)).error).toBe("invalid_payment_identifier");
+    }
+    expect(facilitatorCalls).toBe(calls);
   });
 
   it("returns a watch's secret to the identifier's holder only", async () => {
