@@ -104,7 +104,9 @@ describe("facilitator faults", () => {
     expect(res.headers.get("payment-response")).toBeNull();
     const answer = await body(res);
     expect(answer).toMatchObject({ error: "settlement_pending", payment_settled: null });
-    expect(answer.creditId).toBeUndefined();
+    // The paying request gets what it bought, inert until the settlement is confirmed.
+    const { creditId } = answer.answer;
+    expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
     expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "settling" });
     // The reconciler leaves it while the authorization could still land...
     expect(await reconcile()).toMatchObject({ released: 0, settled: 0, waiting: 1 });
@@ -113,8 +115,8 @@ describe("facilitator faults", () => {
     expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "released" });
     expect(await svc.balanceOf(svc.payer(0))).toBe(before);
     expect(await settledCount()).toBe(settled);
-    const orphans = await svc.ctx.db.db.selectFrom("credits").innerJoin("payments", "payments.id", "credits.payment_id").select("credits.id").where("payments.status", "=", "released").execute();
-    for (const o of orphans) expect(await svc.ctx.services.credits.spend(o.id)).toBeUndefined();
+    expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
+    expect((await fetch(`${svc.url}/api/v1/credits/${creditId}`)).status).toBe(404);
   });
 
   it("a settlement that lands after the time-out answers settlement_pending, and the payer collects the answer once reconciled", async () => {
@@ -124,7 +126,9 @@ describe("facilitator faults", () => {
     const rec = recording(1, id);
     const res = await rec.fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
     expect(res.status).toBe(202);
-    expect((await body(res)).error).toBe("settlement_pending");
+    const pending = await body(res);
+    expect(pending.error).toBe("settlement_pending");
+    expect(pending.answer.metadata.service).toBe("Skycast");
     // It landed: the payer paid, so a retry must not be refused or charged again.
     await expect.poll(() => svc.balanceOf(svc.payer(1)), { timeout: 10_000 }).toBe(before - 1000n);
     expect(await reconcile()).toMatchObject({ settled: 1 });
@@ -133,6 +137,19 @@ describe("facilitator faults", () => {
     expect((await body(collected)).metadata.service).toBe("Skycast");
     expect(decodePaymentResponseHeader(collected.headers.get("payment-response")!).success).toBe(true);
     expect(await svc.balanceOf(svc.payer(1))).toBe(before - 1000n);
+  });
+
+  it("a payer without a payment-identifier whose settlement lands late holds a bundle that works once reconciled", async () => {
+    remote.setMode("settle-late");
+    const before = await svc.balanceOf(svc.payer(6));
+    const res = await buy(6);
+    expect(res.status).toBe(202);
+    const { creditId } = (await body(res)).answer;
+    await expect.poll(() => svc.balanceOf(svc.payer(6)), { timeout: 10_000 }).toBe(before - 500_000n);
+    expect(await reconcile()).toMatchObject({ settled: 1 });
+    const viaCredit = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "x-credit-id": creditId }, body: JSON.stringify({ url: TARGET }) });
+    expect(viaCredit.status).toBe(200);
+    expect(viaCredit.headers.get("x-credit-balance")).toBe("999");
   });
 
   it("the typed client collects an answer whose settlement landed late, with the same signed payment", async () => {

@@ -47,8 +47,12 @@ async function confirmFromChain(row: LedgerRow, payment: CheckedPayment, deps: R
   return { ...row, status: "settled", txHash: outcome.transaction };
 }
 
-/** x402's settlement_pending outcome: the answer is kept for a retry with the same payment-identifier. */
-export function pendingResponse(c: Context, transaction: string | null, network: string): Response {
+/**
+ * x402's settlement_pending outcome: the answer is kept for a retry with the same
+ * payment-identifier. The request that paid also gets it in `answer`: it may be charged, and what
+ * it bought (a bundle, a watch, a certificate) works only once the settlement is confirmed.
+ */
+export function pendingResponse(c: Context, transaction: string | null, network: string, answer?: unknown): Response {
   c.header("retry-after", String(PENDING_RETRY_SECONDS));
   c.header("cache-control", "no-store");
   return c.json(
@@ -60,6 +64,7 @@ export function pendingResponse(c: Context, transaction: string | null, network:
       network,
       retry_after_seconds: PENDING_RETRY_SECONDS,
       request_id: (c as Context<AppEnv>).get("requestId"),
+      ...(answer === undefined ? {} : { answer }),
     },
     202,
   );

@@ -27,7 +27,9 @@ export interface SettleDeps {
  */
 export async function settleAnswer(c: Context, deps: SettleDeps, claim: PaymentClaim, payment: CheckedPayment, response: Response, hctx: HandlerContext, challenge: (error: string) => Response): Promise<Response> {
   const later = (what: string, work: () => Promise<unknown>) => nowOrLater(`${what} (payment ${claim.id})`, work, hctx.log);
-  const sealed = payment.identifier ? sealAnswer(await storable(response), payment.identifier, payment.key) : null;
+  const ready = await storable(response);
+  const sealed = payment.identifier ? sealAnswer(ready, payment.identifier, payment.key) : null;
+  const pending = (transaction: string | null) => pendingResponse(c, transaction, payment.requirement.network, JSON.parse(ready.body));
   const mine = await deps.ledger.settling(claim, sealed).catch(async (err: unknown) => {
     await later("release a claim whose answer could not be recorded", () => deps.ledger.release(claim, describe(err)));
     throw err;
@@ -40,11 +42,11 @@ export async function settleAnswer(c: Context, deps: SettleDeps, claim: PaymentC
   } catch (err) {
     await later("record an uncertain settlement", () => deps.ledger.pending(claim, null, describe(err)));
     hctx.log.warn({ payment: claim.id, err: describe(err) }, "settlement outcome unknown; answer kept for the payer's retry");
-    return pendingResponse(c, null, payment.requirement.network);
+    return pending(null);
   }
   if (isSettlementPending(result)) {
     await later("record a pending settlement", () => deps.ledger.pending(claim, result.transaction || null, "settlement_pending"));
-    return pendingResponse(c, result.transaction || null, payment.requirement.network);
+    return pending(result.transaction || null);
   }
   if (!result.success) {
     // A refusal because this authorization already landed (an earlier, timed-out attempt) is a payment.
