@@ -49,17 +49,6 @@ const buy = (i = 0, paymentId?: string) => svc.payingFetch(i, { paymentId })(`${
 /** The reconciler as the API process runs it, `secondsLater` of chain time from now. */
 const reconcile = (secondsLater = 0) =>
   reconcilePayments({ db: svc.ctx.db.db, now: () => svc.ctx.clock.now(), chain: chainReader(svc.devnet.publicClient), graceMs: 0, chainNowSeconds: () => Date.now() / 1000 + secondsLater });
-/** Pays through @x402/fetch and keeps the PAYMENT-SIGNATURE it sent. */
-function recording(accountIndex: number, paymentId: string) {
-  const sent: string[] = [];
-  const spy: typeof fetch = async (input, init) => {
-    const req = new Request(input as string | URL | Request, init);
-    const sig = req.headers.get("payment-signature");
-    if (sig) sent.push(sig);
-    return fetch(req);
-  };
-  return { sent, fetch: svc.payingFetch(accountIndex, { inner: spy, paymentId }) };
-}
 const preflight = (i: number) => svc.payingFetch(i)(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
 const payments = () => svc.ctx.db.db.selectFrom("payments").select(["id", "route", "status", "error"]).orderBy("created_at").execute();
 const settledCount = async () => (await payments()).filter((p) => p.status === "settled").length;
@@ -123,7 +112,7 @@ describe("facilitator faults", () => {
     remote.setMode("settle-late");
     const id = "pay_faults_settle_late_0001";
     const before = await svc.balanceOf(svc.payer(1));
-    const rec = recording(1, id);
+    const rec = svc.recordingFetch(1, id);
     const res = await rec.fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
     expect(res.status).toBe(202);
     const pending = await body(res);

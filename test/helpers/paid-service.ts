@@ -22,6 +22,8 @@ export interface PaidService {
   routes: readonly AnyRouteDef[];
   /** A fetch that pays like an unmodified third-party agent: @x402/fetch + ExactEvmScheme. */
   payingFetch(accountIndex?: number, opts?: PayerOptions): typeof fetch;
+  /** A paying fetch that keeps every PAYMENT-SIGNATURE it sent, for replay tests. */
+  recordingFetch(accountIndex?: number, paymentId?: string): { sent: string[]; fetch: typeof fetch };
   balanceOf(address: Address): Promise<bigint>;
   payer(accountIndex?: number): Address;
   close(): Promise<void>;
@@ -51,6 +53,16 @@ export async function startPaidService(opts: {
     gate,
     routes: opts.routes,
     payingFetch: (i = 0, opts = {}) => x402PayingFetch(devnet.demoAccounts[i]!.privateKey, opts),
+    recordingFetch(i = 0, paymentId) {
+      const sent: string[] = [];
+      const spy: typeof fetch = async (input, init) => {
+        const req = new Request(input as string | URL | Request, init);
+        const sig = req.headers.get("payment-signature");
+        if (sig) sent.push(sig);
+        return fetch(req);
+      };
+      return { sent, fetch: x402PayingFetch(devnet.demoAccounts[i]!.privateKey, { inner: spy, paymentId }) };
+    },
     balanceOf: (address) => devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "balanceOf", args: [address] }),
     payer: (i = 0) => account(i).address,
     async close() {

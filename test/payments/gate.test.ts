@@ -14,17 +14,7 @@ afterAll(() => svc?.close());
 
 const json = { "content-type": "application/json" };
 
-/** Pays through @x402/fetch and keeps the PAYMENT-SIGNATURE it sent, for replay tests. */
-function recordingFetch(accountIndex = 0, paymentId?: string) {
-  const sent: string[] = [];
-  const spy: typeof fetch = async (input, init) => {
-    const req = new Request(input as string | URL | Request, init);
-    const sig = req.headers.get("payment-signature");
-    if (sig) sent.push(sig);
-    return fetch(req);
-  };
-  return { sent, fetch: svc.payingFetch(accountIndex, { inner: spy, paymentId }) };
-}
+const recordingFetch = (accountIndex = 0, paymentId?: string) => svc.recordingFetch(accountIndex, paymentId);
 
 describe("402 challenge", () => {
   it("puts the same PaymentRequired in the body and the header, with www-authenticate", async () => {
