@@ -9,12 +9,18 @@ const zones = [
   { target: "./src/services", from: ["./src/http", "./src/workers", "./src/context.ts", "./src/config.ts"], message: "services take what they need as arguments, not from http, workers, context or config" },
   { target: "./src/db", from: ["./src/services", "./src/http", "./src/workers"], message: "db knows no services, http or workers" },
   { target: "./src/lib", from: "./src", except: ["./lib"], message: "lib imports nothing of src outside lib" },
-];
-// Not yet clean (issue 22, the wire types still live in src/http/routes): warnings, listed by
-// every lint run, until contracts import only zod and the client only client, contracts and lib.
-const zonesToClean = [
-  { target: "./src/http/contracts", from: "./src", except: ["./http/contracts"], message: "contracts import only each other and zod" },
-  { target: "./src/client", from: "./src", except: ["./client", "./http/contracts", "./lib"], message: "the client loads only client, contracts and lib code" },
+  { target: "./src/services", from: "./src/client", message: "services import no client code" },
+  // Outside code reaches services through the one bag (createServices) and names their types,
+  // constants and pure helpers through index.ts (src/services/exports.ts lists them).
+  {
+    target: ["./src/http", "./src/workers", "./src/cli", "./src/mcp", "./src/roles.ts", "./src/main.ts"],
+    from: "./src/services",
+    except: ["./index.ts", "./errors.ts"],
+    message: "http, workers, cli and mcp reach services only through src/services/index.ts (the bag, types) and src/services/errors.ts",
+  },
+  // The wire vocabulary is shared by server, client and MCP (and becomes packages/contracts).
+  { target: "./src/contracts", from: "./src", except: ["./contracts"], message: "contracts import only each other and zod" },
+  { target: "./src/client", from: "./src", except: ["./client", "./contracts", "./lib"], message: "the client loads only client, contracts and lib code" },
 ];
 
 export default tseslint.config(
@@ -45,5 +51,9 @@ export default tseslint.config(
       "import-x/no-restricted-paths": ["error", { zones }],
     },
   },
-  { files: ["src/http/contracts/**/*.ts", "src/client/**/*.ts"], rules: { "import-x/no-restricted-paths": ["warn", { zones: zonesToClean }] } },
+  // Packages too: the contracts folder becomes a package whose only dependencies are these.
+  {
+    files: ["src/contracts/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi|ipaddr\\.js)$)", message: "contracts import only each other, zod (@hono/zod-openapi) and ipaddr.js" }] }] },
+  },
 );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeCdpKeySecret, type CdpApiKey } from "./chain/cdp-key.js";
+import { normalizeCdpKeySecret, type CdpApiKey } from "./lib/cdp-key.js";
 import { shownSetting } from "./lib/redact.js";
 
 /**

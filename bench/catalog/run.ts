@@ -7,7 +7,6 @@
 import { alternativesRoute } from "../../src/http/routes/catalog/alternatives.js";
 import { decoysRoute } from "../../src/http/routes/catalog/decoys.js";
 import { whatsNewRoute } from "../../src/http/routes/catalog/whats-new.js";
-import { bumpVerdictGeneration } from "../../src/services/signals/verdict-generation.js";
 import { LISTINGS, randomListing, startBenchService, unpaid } from "../lib/bench-service.js";
 import { load, summary } from "../lib/load.js";
 
@@ -22,7 +21,7 @@ const decoys = await load({ url: `${base}/bench/decoys`, body: () => "{}", secon
 const alternatives = await load({ url: `${base}/bench/alternatives`, body: () => JSON.stringify({ url: randomListing(), limit: 5 }), seconds: SECONDS, connections: 4 });
 const whatsNew = await load({ url: `${base}/bench/whats-new`, body: () => JSON.stringify({ limit: 200 }), seconds: SECONDS, connections: 4 });
 // Cold: the first call after a verdict recompute rebuilds what the API keeps per generation.
-await bumpVerdictGeneration(svc.ctx.db.db, svc.ctx.clock.now());
+await svc.ctx.db.generation.bump(svc.ctx.db.db, svc.ctx.clock.now());
 const cold = async (path: string, body: string) => {
   const t = performance.now();
   await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });

@@ -50,8 +50,9 @@ export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: {
   const clock = opts.clock ?? new ManualClock(seeded.now);
   const readiness = new Readiness();
   readiness.markMigrated();
-  const ctx: AppContext = { config, db, clock, log, metrics: new Registry(), readiness, services: createServices(db, clock, config) };
-  const verdicts = await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+  const metrics = new Registry();
+  const ctx: AppContext = { config, db, clock, log, metrics, readiness, services: createServices({ db, clock, log, metrics, config }) };
+  const verdicts = await recomputeVerdicts(ctx.db, ctx.clock.now());
   await ctx.services.warm();
   console.log(`${LISTINGS} listings with 7 days of hourly history on ${db.label}, ${seeded.origin}; verdict recompute ${verdicts.ms} ms`);
 

@@ -68,7 +68,8 @@ const db = await createTestDb({ serverUrl: process.env.BENCH_DATABASE_URL, poolS
 const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn" });
 const readiness = new Readiness();
 readiness.markMigrated();
-const ctx = { config, db, clock: systemClock, log, metrics: new Registry(), readiness, services: createServices(db, systemClock, config) };
+const metrics = new Registry();
+const ctx = { config, db, clock: systemClock, log, metrics, readiness, services: createServices({ db, clock: systemClock, log, metrics, config }) };
 const gate = await createAppGate(ctx, devnetRail(devnet), [paidRoute]);
 const server = await listen(createApp({ ctx, routes: [paidRoute, freeRoute], gate }), "127.0.0.1", 0);
 

@@ -9,7 +9,7 @@
  * A short warm-up of trial and credit-paid calls comes first, then ANALYZE of the tables they
  * write, as autovacuum does within a minute of a deployment's first writes: the seeded copy starts
  * with those tables empty, and a prepared statement's plan built on an empty table's statistics
- * scans it whole on every call until then (1,336 whole scans of trial_cache in one 8 s phase).
+ * scans it whole on every call until then (docs/benchmarks.md, session 6).
  */
 import { sql } from "kysely";
 import { preflightBatchRoute } from "../../src/http/routes/preflight/preflight-batch.js";

@@ -59,7 +59,8 @@ async function main() {
 
     const config = loadConfig({ DATA_DIR: "memory://", ALLOW_PRIVATE_TARGETS: "true", PROBE_INTERVAL_SECONDS: "600", LOG_LEVEL: "info" });
     const log = pino({ level: "info" }, pino.destination(2));
-    const ctx: AppContext = { config, db, clock: systemClock, log, metrics: new Registry(), readiness: new Readiness(), services: createServices(db, systemClock, config) };
+    const metrics = new Registry();
+    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness: new Readiness(), services: createServices({ db, clock: systemClock, log, metrics, config }) };
 
     const rssStart = process.memoryUsage.rss() / MB;
     let peakRss = rssStart;

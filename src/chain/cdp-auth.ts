@@ -1,6 +1,6 @@
 import type * as CdpX402 from "@coinbase/x402";
 import type { FacilitatorConfig } from "@x402/core/http";
-import type { CdpApiKey } from "./cdp-key.js";
+import type { CdpApiKey } from "../lib/cdp-key.js";
 
 type AuthHeaders = NonNullable<FacilitatorConfig["createAuthHeaders"]>;
 

@@ -29,7 +29,7 @@ import {
   MULTICALL3_ADDRESS,
   devnetChain,
 } from "./devnet-chain.js";
-import { NETWORK_INFO } from "./networks.js";
+import { NETWORK_INFO } from "../lib/networks.js";
 import { testUsdcAbi } from "./token-abi.js";
 
 export interface Devnet {

@@ -5,7 +5,7 @@ import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { createWalletClient, http, publicActions } from "viem";
 import { cdpAuthHeaders } from "./cdp-auth.js";
-import type { CdpApiKey } from "./cdp-key.js";
+import type { CdpApiKey } from "../lib/cdp-key.js";
 import type { Devnet } from "./devnet.js";
 import { DEVNET_POLLING_INTERVAL_MS } from "./devnet-chain.js";
 

@@ -7,7 +7,7 @@ import { chainReader, remoteChainClient, smartSignatureCheck } from "./chain-rea
 import { startDevnet, type Devnet } from "./devnet.js";
 import { createLocalFacilitator, createRemoteFacilitator, type FacilitatorClient } from "./facilitator.js";
 import { checkFacilitatorSupport } from "./facilitator-check.js";
-import { getNetworkInfo } from "./networks.js";
+import { getNetworkInfo } from "../lib/networks.js";
 
 /** Where payments go and who settles them: the local devnet, or a remote facilitator. */
 export interface PaymentRail {

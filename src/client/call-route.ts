@@ -1,7 +1,7 @@
 import type { Network } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
 import { decodePaymentResponseHeader } from "@x402/fetch";
-import { answerSchema, type AnyRouteContract } from "../http/contracts/index.js";
+import { answerSchema, type AnyRouteContract } from "../contracts/index.js";
 import { usdcToAtomic } from "../lib/usdc.js";
 import type { CreditBundle } from "./credit-bundle.js";
 import { inputError } from "./check-input.js";

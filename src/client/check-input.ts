@@ -1,4 +1,4 @@
-import type { AnyRouteContract } from "../http/contracts/index.js";
+import type { AnyRouteContract } from "../contracts/index.js";
 import { BadRequestError, PayloadTooLargeError, type LookoutError } from "./errors.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Network } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
-import { routeContracts, type RouteName } from "../http/contracts/index.js";
+import { routeContracts, type RouteName } from "../contracts/index.js";
 import { checkedBaseUrl } from "./base-url.js";
 import { callRoute, type CallDeps } from "./call-route.js";
 import { CreditBundle, type CreditState } from "./credit-bundle.js";

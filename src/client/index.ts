@@ -9,4 +9,4 @@ export { guardFetch, type GuardDecision, type GuardOptions } from "./guard/guard
 export { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./guard/errors.js";
 export { DEFAULT_NETWORKS } from "./paying-fetch.js";
 export type { AlternativesAnswer, Answer, CallInfo, CallOptions, LookoutMethods, PreflightReport, RecommendedAction, RouteInput, RouteOutput } from "./types.js";
-export { routeContracts, type RouteName } from "../http/contracts/index.js";
+export { routeContracts, type RouteName } from "../contracts/index.js";

@@ -1,4 +1,4 @@
-import type { AnyRouteContract } from "../http/contracts/index.js";
+import type { AnyRouteContract } from "../contracts/index.js";
 
 /** The HTTP request of a route call: path parameters filled, `secret` as a bearer header, the rest as the JSON body. */
 export function routeRequest(contract: AnyRouteContract, input: Record<string, unknown>): { path: string; init: RequestInit } {

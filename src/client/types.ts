@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import type { Attribution } from "../http/attribution.js";
-import type { RouteContracts, RouteName } from "../http/contracts/index.js";
-import type { RecommendedActionSchema } from "../http/routes/preflight/schemas.js";
+import type { Attribution } from "../contracts/attribution.js";
+import type { RouteContracts, RouteName } from "../contracts/index.js";
+import type { RecommendedActionSchema } from "../contracts/preflight/schemas.js";
 
 /** A route's input: its body fields, its path parameters, and `secret` where it takes one. */
 export type RouteInput<C> = (C extends { body: infer B extends z.ZodType } ? z.input<B> : unknown) &

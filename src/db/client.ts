@@ -6,9 +6,9 @@ import pg from "pg";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
 import { pgliteNotifications, postgresNotifications, type Notifications } from "./notifications.js";
 import { PGliteDialect } from "./pglite-dialect.js";
-import { registerPreparedStatements } from "./prepared.js";
+import { createPreparedStatements, type PreparedStatements } from "./prepared.js";
+import { createVerdictGenerations, type VerdictGenerations } from "./read-models/verdict-generation.js";
 import type { Database } from "./schema.js";
-import { markSoleWriter } from "./sole-writer.js";
 import { pgliteParsers, pgTypes } from "./type-parsers.js";
 
 export type DbDialect = "pglite" | "postgres";
@@ -22,6 +22,16 @@ export interface DbHandle {
   ping(): Promise<void>;
   /** NOTIFY channels this process hears (NOTIFY_CHANNELS). */
   notifications: Notifications;
+  /** Hot-path statements: prepared once per pooled connection on PostgreSQL. */
+  prepared: PreparedStatements;
+  /**
+   * Written by this process alone: an embedded PGlite database (its data folder is locked to one
+   * process, and a memory:// one lives in it). State that every process would otherwise read
+   * from the database on each call can then be tracked in memory by the code that writes it.
+   */
+  soleWriter: boolean;
+  /** The verdict generation, remembered in memory on a sole writer. */
+  generation: VerdictGenerations;
 }
 
 /** Listing ids whose report row a committed statement changed (migration 0012's triggers). */
@@ -57,13 +67,18 @@ function handle(
   db: Kysely<Database>,
   dialect: DbDialect,
   notifications: Notifications,
+  prepared: PreparedStatements,
   hooks: { beforeDestroy?: () => void; afterDestroy?: () => void } = {},
 ): DbHandle {
   let closing: Promise<void> | undefined;
+  const soleWriter = dialect === "pglite";
   return {
     db,
     dialect,
     notifications,
+    prepared,
+    soleWriter,
+    generation: createVerdictGenerations(db, prepared, soleWriter),
     close() {
       hooks.beforeDestroy?.();
       closing ??= notifications
@@ -126,8 +141,7 @@ async function openPostgres(databaseUrl: string, opts: OpenDatabaseOptions): Pro
   // discards the broken client when it is released, so there is nothing more to do here.
   pool.on("connect", (client) => client.on("error", () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  registerPreparedStatements(db, pool);
-  const h = handle(db, "postgres", notifications, {
+  const h = handle(db, "postgres", notifications, createPreparedStatements(db, pool), {
     beforeDestroy: () => (closed = true),
   });
   try {
@@ -152,8 +166,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
   try {
     const pglite = await PGlite.create({ dataDir: target, parsers: pgliteParsers, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-    markSoleWriter(db);
-    return handle(db, "pglite", pgliteNotifications(pglite), { afterDestroy: () => lock?.release() });
+    return handle(db, "pglite", pgliteNotifications(pglite), createPreparedStatements(db), { afterDestroy: () => lock?.release() });
   } catch (err) {
     lock?.release();
     throw err;

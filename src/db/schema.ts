@@ -280,7 +280,7 @@ export interface TrialCountersTable {
   scope: TrialScope;
   key: string;
   count: Generated<number>;
-  /** Calls granted by the last statement that counted this row (see createTrialQuota). */
+  /** Calls granted by the last statement that counted this row (see createTrialCounts). */
   granted: Generated<number>;
 }
 

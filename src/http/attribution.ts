@@ -1,19 +1,8 @@
-import { z } from "@hono/zod-openapi";
+import type { Attribution } from "../contracts/attribution.js";
 import { SERVICE_NAME } from "../lib/attribution.js";
 
 export { SERVICE_NAME };
-
-export const AttributionSchema = z
-  .object({
-    authority: z.string().describe("the service's own base address"),
-    product: z.string().describe("<Product> by x402 Lookout"),
-    claim: z.string().describe("states that this is provenance, not endorsement"),
-    url: z.string().describe("base address"),
-    spec: z.string().describe("address of the service's specification page"),
-  })
-  .openapi("Attribution");
-
-export type Attribution = z.infer<typeof AttributionSchema>;
+export { AttributionSchema, type Attribution } from "../contracts/attribution.js";
 
 export const specUrl = (base: string) => `${base}/spec`;
 

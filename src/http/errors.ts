@@ -3,9 +3,10 @@
  * Routes throw ApiError (or a subclass), services a DomainError that ANSWERS maps; the app's
  * onError turns anything else into a 500 without leaking internals.
  */
+import type { ErrorStatus } from "../contracts/contract.js";
 import type { AnyDomainError, DomainError, DomainErrorKind } from "../services/errors.js";
 
-export type ErrorStatus = 400 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type { ErrorStatus };
 
 export class ApiError extends Error {
   constructor(

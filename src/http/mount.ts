@@ -1,11 +1,10 @@
 import type { Context, Hono } from "hono";
 import { attribution, attributionHeaders } from "./attribution.js";
-import { answerSchema } from "./contracts/answer-schema.js";
+import { answerSchema } from "../contracts/answer-schema.js";
 import { DomainError } from "../services/errors.js";
 import { ApiError, toApiError } from "./errors.js";
 import { readInput } from "./input.js";
 import { paymentRequiredResponse } from "./payment/challenge.js";
-import { handled } from "../lib/handled.js";
 import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
 import type { AppContext } from "../context.js";
@@ -32,7 +31,8 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
     if (input instanceof Response) return input;
     const extraHeaders: Record<string, string> = {};
     const hctx: HandlerContext = {
-      app: deps.ctx,
+      services: deps.ctx.services,
+      publicBaseUrl: base,
       requestId: c.get("requestId"),
       clientIp: c.get("clientIp"),
       log: c.get("log"),
@@ -42,9 +42,8 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
       },
     };
 
-    const prepared = def.prepare && (def.price === null || deps.gate?.offersCredit(c as Context, def as PaidRoute)) ? handled(def.prepare(input as never, deps.ctx)) : undefined;
     const produce = async (): Promise<Response> => {
-      const out = await def.handler(input as never, hctx, prepared);
+      const out = await def.handler(input as never, hctx);
       const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;
       if (deps.validateResponses) assertResponse(def, body);
       return c.json(body as object, 200, extraHeaders);
@@ -64,7 +63,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Promise<{ body: unknown; params: unknown } | Response> {
   try {
     const input = await readInput(c, def);
-    def.check?.(input as never, deps.ctx);
+    def.check?.(input as never, deps.ctx.services);
     return input;
   } catch (err) {
     const route = def as PaidRoute;

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env.js";
-import { answerSchema } from "./contracts/answer-schema.js";
+import { answerSchema } from "../contracts/answer-schema.js";
 import type { AnyRouteDef } from "./registry.js";
 import { usdcToAtomic } from "../lib/usdc.js";
-import { ErrorBodySchema, PaymentRequiredSchema } from "./schemas/common.js";
+import { ErrorBodySchema, PaymentRequiredSchema } from "../contracts/common.js";
 import { SERVICE_NAME } from "./attribution.js";
 
 export const API_VERSION = "1.0.0";

@@ -1,39 +1,26 @@
 import type { z } from "@hono/zod-openapi";
-import type { RouteContract } from "./contracts/contract.js";
-import type { AppContext } from "../context.js";
+import type { RouteContract } from "../contracts/contract.js";
 import type { Logger } from "../lib/log.js";
+import type { Services } from "../services/index.js";
 
 /**
  * A route declares everything the platform derives from it: validation, the OpenAPI document,
  * the HTML reference page, attribution, the price the payment gate charges, metrics labels.
- * Its contract (src/http/contracts) says what it is; the route adds examples and the handler.
+ * Its contract (src/contracts) says what it is; the route adds examples and the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
 export interface RouteDef<
   Body extends z.ZodType = z.ZodType,
   Params extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
-  Prepared = unknown,
 > extends RouteContract<Body, Params, Res> {
   examples: { request?: z.input<Body>; response: z.output<Res> };
+  handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
   /**
-   * `prepared`: what `prepare` started for this request, or undefined when it did not start one
-   * (the handler then does that work itself).
+   * Validation that needs the services (e.g. their "now"), run before payment is asked for;
+   * throws an ApiError. Schema validation covers everything else.
    */
-  handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext, prepared?: Promise<Prepared>) => Promise<z.output<Res>>;
-  /**
-   * Read-only work the handler needs (a database read; never a probe, a write or anything else
-   * with effects), started as soon as the input is valid so that it runs beside the credit
-   * spend instead of after it. On a paid route it starts only for a request that offers a
-   * credit id; when the bundle cannot pay, its result is dropped. An x402 payment runs the
-   * handler's reads after its claim is recorded, as before.
-   */
-  prepare?: (input: HandlerInput<Body, Params>, app: AppContext) => Promise<Prepared>;
-  /**
-   * Validation that needs the context (e.g. the clock), run before payment is asked for; throws
-   * an ApiError. Schema validation covers everything else.
-   */
-  check?: (input: HandlerInput<Body, Params>, app: AppContext) => void;
+  check?: (input: HandlerInput<Body, Params>, services: Services) => void;
   /**
    * Called when a request repeats a payment that already paid for an answer: with the payment's
    * id when the request proved it is the original payer's (its payment-identifier), null when it
@@ -49,7 +36,10 @@ export interface HandlerInput<Body extends z.ZodType, Params extends z.ZodType> 
 }
 
 export interface HandlerContext {
-  app: AppContext;
+  /** The one service bag: a handler reaches business logic (and the time) only through it. */
+  services: Services;
+  /** The service's public address, for links in answers. */
+  publicBaseUrl: string;
   requestId: string;
   clientIp: string;
   log: Logger;
@@ -73,11 +63,9 @@ export interface PaymentInfo {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteDef = RouteDef<any, any, any, any>;
+export type AnyRouteDef = RouteDef<any, any, any>;
 
-export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType, X = unknown>(
-  def: RouteDef<B, P, R, X>,
-): RouteDef<B, P, R, X> {
+export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(def: RouteDef<B, P, R>): RouteDef<B, P, R> {
   return def;
 }
 

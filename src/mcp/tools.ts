@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { answerSchema, routeContracts, type AnyRouteContract, type RouteName } from "../http/contracts/index.js";
+import { answerSchema, routeContracts, type AnyRouteContract, type RouteName } from "../contracts/index.js";
 
 /** One MCP tool per route, described and typed by the route's contract. */
 export interface LookoutTool {

@@ -1,36 +1,70 @@
+import type { Registry } from "prom-client";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/log.js";
 import { createAlternativesService } from "./alternatives/alternatives.js";
 import { createBlacklistService } from "./blacklist/blacklist.js";
+import { createCatalogService } from "./catalog/service.js";
+import { createCertificatesService } from "./certificates/service.js";
 import { createCreditsService } from "./credits/credits-service.js";
-import { createPaymentLedger } from "./payments/ledger.js";
+import { createDatasetService } from "./dataset/service.js";
+import { createDelistService } from "./delist/service.js";
+import { createPaymentsService } from "./payments/service.js";
+import { createProbesService } from "./probes/service.js";
 import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
+import { createSignalsService } from "./signals/service.js";
 import { createTrialService } from "./trial/index.js";
+import { createWatchService } from "./watch/service.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
-/** The config values the services read; main.ts passes its Config, which has them all. */
+/** Exactly the config values the services read; main.ts passes its Config, which has them all. */
 export interface ServicesConfig {
   allowPrivateTargets: boolean;
+  allowPrivateWebhooks: boolean;
   publicBaseUrl: string;
+  dataDir: string;
   maxEntries: number;
+  probeIntervalSeconds: number;
   reportCacheRows: number;
 }
 
-/** Every business service, built once from the context's database, clock and config. */
-export function createServices(db: DbHandle, clock: Clock, config: ServicesConfig) {
+/** What every service is built from; nothing else reaches them. */
+export interface ServicesDeps {
+  db: DbHandle;
+  clock: Clock;
+  log: Logger;
+  /** Where the background services (prober, ingester, alerter) register their series. */
+  metrics: Registry;
+  config: ServicesConfig;
+}
+
+/**
+ * The one typed bag of business services (the only construction site): routes, pages, the
+ * payment gate, the CLI and the job runtime's tasks call `services.x.y(...)` with their own values only.
+ */
+export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
   const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows });
-  const alternatives = createAlternativesService(db.db);
-  const blacklist = createBlacklistService(db.db, config.maxEntries);
-  const whatsNew = createWhatsNewService(db.db, clock);
+  const alternatives = createAlternativesService(db);
+  const blacklist = createBlacklistService(db, config.maxEntries);
+  const whatsNew = createWhatsNewService(db, clock);
   return {
+    /** Time as the services see it: handlers take "now" from here, never from a clock of their own. */
+    now: () => clock.now(),
     alternatives,
     blacklist,
-    credits: createCreditsService(db.db, clock, db.dialect),
-    payments: createPaymentLedger(db.db, () => clock.now()),
+    catalog: createCatalogService(db.db, clock, metrics),
+    certificates: createCertificatesService(db.db, clock, config.publicBaseUrl),
+    credits: createCreditsService(db, clock),
+    dataset: createDatasetService(db, clock, log, { dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl }),
+    delist: createDelistService(db, clock),
+    payments: createPaymentsService(db.db, clock),
+    probes: createProbesService(db, clock, log, metrics, config),
     reports,
-    trial: createTrialService(db.db, clock, reports),
+    signals: createSignalsService(db, clock),
+    trial: createTrialService(db, clock, reports),
+    watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }),
     whatsNew,
     /**
      * Builds what the catalog products keep per verdict generation (docs/catalog-products.md)
@@ -47,3 +81,5 @@ export function createServices(db: DbHandle, clock: Clock, config: ServicesConfi
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+export * from "./exports.js";

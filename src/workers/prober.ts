@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
-import { PROBE_TICK_MS } from "../services/probes/constants.js";
-import { createProbeRunner, type CycleSummary, type ProberOptions } from "../services/probes/probe-runner.js";
+import { PROBE_TICK_MS, type CycleSummary, type ProberOptions } from "../services/index.js";
+import { startTask, type Task } from "./periodic.js";
 
 export type { CycleSummary, ProberOptions };
 
@@ -18,50 +18,28 @@ export interface StartProberOptions extends ProberOptions {
   runAtStart?: boolean;
 }
 
+/** The prober's cycle as a task: endpoint probes, host checks and housekeeping in one tick. */
+export function proberTask(ctx: AppContext, opts: ProberOptions = {}): Task<CycleSummary> {
+  const runner = ctx.services.probes.runner(opts, ctx.log);
+  return { tick: () => runner.runCycle(), abort: () => runner.abort(), close: () => runner.close() };
+}
+
 /**
  * The prober role: a cycle every few seconds claims whatever is due, so each listing is probed
  * at its own slot of PROBE_INTERVAL_SECONDS. Cycles never overlap; a failed cycle is logged
  * and the next one runs on schedule.
  */
 export function startProber(ctx: AppContext, opts: StartProberOptions = {}): ProberHandle {
-  const { db, clock, log, metrics, config } = ctx;
-  const { publicBaseUrl, probeIntervalSeconds, allowPrivateTargets } = config;
-  const runner = createProbeRunner({ db, clock, log, metrics, publicBaseUrl, probeIntervalSeconds, allowPrivateTargets }, opts);
-  const tickMs = opts.tickMs ?? PROBE_TICK_MS;
-  let chain: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
+  const task = startTask("prober", opts.tickMs ?? PROBE_TICK_MS, proberTask(ctx, opts), ctx.log, { runAtStart: opts.runAtStart });
   let stopped = false;
-
-  const cycle = (): Promise<CycleSummary> => {
-    const run = chain.then(() => {
-      clearTimeout(timer);
-      return runner.runCycle();
-    });
-    chain = run
-      .catch((err: unknown) => ctx.log.error({ err, worker: "prober" }, "probe cycle failed"))
-      .finally(() => {
-        if (!stopped) {
-          clearTimeout(timer);
-          timer = setTimeout(() => void cycle().catch(() => undefined), tickMs);
-        }
-      });
-    return run;
-  };
-  if (opts.runAtStart === false) timer = setTimeout(() => void cycle().catch(() => undefined), tickMs);
-  else void cycle().catch(() => undefined);
-
   return {
     runNow() {
       if (stopped) return Promise.reject(new Error("prober is stopped"));
-      return cycle();
+      return task.runNext();
     },
-    async stop() {
-      if (stopped) return;
+    stop() {
       stopped = true;
-      clearTimeout(timer);
-      runner.abort();
-      await chain;
-      await runner.close();
+      return task.stop();
     },
   };
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/alternatives.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
-import { verdictGeneration } from "../../src/services/signals/verdict-generation.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 
@@ -11,7 +10,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  service = createAlternativesService(ctx.db.db);
+  service = createAlternativesService(ctx.db);
   const seed = async (name: string, url: string, category: string) => {
     ids[name] = await seedListing(ctx, { url, service: "Maps", provider: "0xmaps", price: "0.01", category });
     await seedProbes(ctx, ids[name]!, series(7 * DAY, HOUR));
@@ -39,11 +38,11 @@ describe("the alternatives candidate pool", () => {
   });
 
   it("follows the verdicts: a candidate that starts failing leaves after the next recompute", async () => {
-    const before = (await verdictGeneration(ctx.db.db)).generation;
+    const before = (await ctx.db.generation.read()).generation;
     ctx.clock.advance(MINUTE);
     await seedProbes(ctx, ids.b!, series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
     await recompute(ctx);
-    expect((await verdictGeneration(ctx.db.db)).generation).toBeGreaterThan(before);
+    expect((await ctx.db.generation.read()).generation).toBeGreaterThan(before);
     const r = await service.find({ url: "https://maps.example/a", limit: 10 });
     expect(r.alternatives.map((a) => a.url)).toEqual(["https://tiles.example/t"]);
     expect(r.candidate_count).toBe(1);

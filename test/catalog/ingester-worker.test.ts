@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
+import { createServices } from "../../src/services/index.js";
 import { startIngester } from "../../src/workers/ingester.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import type { TestDb } from "../helpers/db.js";
@@ -41,7 +42,8 @@ afterAll(async () => {
 
 describe("the ingester worker", () => {
   it("polls each source once per cadence however many ingesters run", async () => {
-    const other: AppContext = { ...ctx, db: second ?? ctx.db };
+    const db = second ?? ctx.db;
+    const other: AppContext = { ...ctx, db, services: createServices({ db, clock: ctx.clock, log: ctx.log, metrics: ctx.metrics, config: ctx.config }) };
     const a = startIngester(ctx, [server.url], TEST_OPTIONS);
     const b = startIngester(other, [server.url], TEST_OPTIONS);
     try {
@@ -62,6 +64,7 @@ describe("the ingester worker", () => {
       expect(server.requests).toHaveLength(8);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+      await other.services.close();
     }
   });
 

@@ -4,7 +4,7 @@ import { multicall3Abi, toEventSignature, toFunctionSignature, type AbiEvent, ty
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS_PATH, compileContracts, renderArtifacts } from "../../scripts/compile-contracts.js";
 import { contractArtifacts } from "../../src/chain/artifacts.js";
-import { NETWORK_INFO, isPaymentNetwork, usdcRequirementExtra } from "../../src/chain/networks.js";
+import { NETWORK_INFO, isPaymentNetwork, usdcRequirementExtra } from "../../src/lib/networks.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 
 function signatures(abi: readonly unknown[]): Set<string> {

@@ -18,7 +18,7 @@ let ctx: TestContext;
 let dir: string;
 let app: ReturnType<typeof createApp>;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
-const deps = () => ({ db: ctx.db.db, clock: ctx.clock, log: ctx.log, dataDir: ctx.config.dataDir, publicBaseUrl: ctx.config.publicBaseUrl });
+const deps = () => ({ db: ctx.db.db, dialect: ctx.db.dialect, clock: ctx.clock, log: ctx.log, dataDir: ctx.config.dataDir, publicBaseUrl: ctx.config.publicBaseUrl });
 
 /** RFC 4180 records (CRLF line ends, quoted fields with doubled quotes). */
 function parseCsv(text: string): string[][] {

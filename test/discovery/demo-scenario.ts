@@ -69,7 +69,7 @@ export async function startDemoScenario(): Promise<DemoScenario> {
       await prober.stop();
     }
     await recomputeSnapshots(ctx);
-    await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+    await recomputeVerdicts(ctx.db, ctx.clock.now());
     await recordDailyFlags(ctx);
     const f = fleet;
     return { svc, fleet: f, healthy, stop: async () => { await f.stop(); await svc.close(); } };

@@ -111,5 +111,5 @@ export const series = (spanMs: number, everyMs: number, make: (i: number) => Omi
 export async function recompute(ctx: Ctx): Promise<void> {
   await rollupProbes(ctx.db.db, new Date(ctx.clock.now().getTime() - 8 * 86_400_000));
   await recomputeSnapshots(ctx);
-  await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+  await recomputeVerdicts(ctx.db, ctx.clock.now());
 }

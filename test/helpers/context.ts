@@ -22,14 +22,16 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
   const readiness = new Readiness();
   readiness.markMigrated();
   const clock = new ManualClock(new Date("2026-11-20T12:00:00.000Z"));
-  const services = createServices(db, clock, config);
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const metrics = new Registry();
+  const services = createServices({ db, clock, log, metrics, config });
   return {
     config,
     db,
     clock,
     services,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-    metrics: new Registry(),
+    log,
+    metrics,
     readiness,
     close: async () => {
       await services.close();

@@ -3,6 +3,8 @@ import { Kysely, sql, type CompiledQuery, type DatabaseConnection, type Dialect,
 import { openDatabase } from "../../src/db/client.js";
 import { PGliteDialect } from "../../src/db/pglite-dialect.js";
 import { pgliteNotifications } from "../../src/db/notifications.js";
+import { createPreparedStatements } from "../../src/db/prepared.js";
+import { createVerdictGenerations } from "../../src/db/read-models/verdict-generation.js";
 import type { Database } from "../../src/db/schema.js";
 import { pgliteParsers } from "../../src/db/type-parsers.js";
 import { createTestDb, migratedTemplate, testDatabaseUrl, type TestDb } from "./db.js";
@@ -91,12 +93,17 @@ async function viaDriver(): Promise<DbOutage> {
     },
   };
   const db = new Kysely<Database>({ dialect });
+  const prepared = createPreparedStatements(db);
   let closing: Promise<void> | undefined;
   return {
     db: {
       db,
       dialect: "pglite",
       notifications: pgliteNotifications(pglite),
+      prepared,
+      // Not a sole writer: the generation is read from the database, so an outage reaches it.
+      soleWriter: false,
+      generation: createVerdictGenerations(db, prepared, false),
       close: () => (closing ??= db.destroy()),
       ping: async () => void (await sql`select 1`.execute(db)),
     },

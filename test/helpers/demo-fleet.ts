@@ -38,7 +38,7 @@ export async function startProbedDemoFleet(ctx: TestContext, devnet: Devnet): Pr
     }
     await prober.stop();
     await recomputeSnapshots(ctx);
-    await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+    await recomputeVerdicts(ctx.db, ctx.clock.now());
     return fleet;
   } catch (err) {
     await fleet.stop();

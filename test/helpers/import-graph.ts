@@ -4,14 +4,13 @@ import ts from "typescript";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-/** Server code a client must never load: handlers, services with a database, the app, the chain. */
+/**
+ * Server code a client must never load: all of http, services, db, workers, chain and the
+ * composition root. No exceptions: the wire vocabulary lives in src/contracts.
+ */
 export const SERVER_CODE = [
-  /^src\/(db|workers|chain|demo|cli)\//,
+  /^src\/(http|services|db|workers|chain|demo|cli)\//,
   /^src\/(main|roles|context|config)\.ts$/,
-  /^src\/http\/(app|mount|serve|registry|input)\.ts$/,
-  /^src\/http\/(payment|pages|discovery|middleware)\//,
-  /^src\/http\/routes\/(?!.*\/(schemas|request)\.ts$)/,
-  /^src\/services\/(?!signals\/constants|watch\/(constants|webhook-url|webhook-address)|delist\/constants|certificates\/(constants|scope))/,
 ];
 export const SERVER_PACKAGES = ["kysely", "pg", "@electric-sql/pglite", "pino", "prom-client", "@hono/node-server", "jose", "standardwebhooks", "solc"];
 

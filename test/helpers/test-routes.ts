@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../src/http/registry.js";
 import { ApiError } from "../../src/http/errors.js";
-import { httpUrlField } from "../../src/http/schemas/common.js";
+import { httpUrlField } from "../../src/contracts/common.js";
 
 /** Routes registered only in tests, to prove the registry machinery without a product route. */
 export const echoRoute = defineRoute({
@@ -17,11 +17,11 @@ export const echoRoute = defineRoute({
   response: z.object({ url: z.string(), n: z.number().int(), observed_at: z.string() }),
   examples: { request: { url: "https://api.example.com/x", n: 2 }, response: { url: "https://api.example.com/x", n: 2, observed_at: "2026-11-20T12:00:00.000Z" } },
   errors: [{ status: 400, when: "url missing or not http(s)" }, { status: 503, when: "dependency unavailable" }],
-  handler: async ({ body }, { app, setHeader }) => {
+  handler: async ({ body }, { services, setHeader }) => {
     if (body.url.includes("fail-transient")) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
     if (body.url.includes("fail-conflict")) throw new ApiError(409, "conflict", "conflict for test");
     setHeader("x-echo", String(body.n));
-    return { url: body.url, n: body.n, observed_at: app.clock.now().toISOString() };
+    return { url: body.url, n: body.n, observed_at: services.now().toISOString() };
   },
 });
 
@@ -81,30 +81,26 @@ export const creditPaidRoute = defineRoute({
   },
 });
 
-/** Reads started by `preparedRoute`'s prepare, in order; the tests look at what started when. */
-export const preparedReads: string[] = [];
+/** Reads made by `readingRoute`'s handler, in order; the tests look at what ran when. */
+export const handlerReads: string[] = [];
 
-/**
- * A credit-paid route with a read-only `prepare`, like preflight's catalog read: the read starts
- * once the input is valid and the request carries a payment, and its value reaches the handler.
- */
-export const preparedRoute = defineRoute({
-  id: "test-prepared",
+/** A credit-paid route whose handler reads, like preflight's catalog read: only once the call is paid. */
+export const readingRoute = defineRoute({
+  id: "test-reading",
   method: "post",
-  path: "/api/v1/test-prepared",
+  path: "/api/v1/test-reading",
   price: "0.001",
   acceptsCredits: true,
-  title: "Prepared (test route)",
-  summary: "Reads before the payment is settled, answers after.",
+  title: "Reading (test route)",
+  summary: "Reads once the payment is in, answers before it is settled.",
   description: "Exists only in tests.",
   body: z.object({ tag: z.string(), failRead: z.boolean().default(false) }),
   response: z.object({ read: z.string(), paidWith: z.string() }),
   examples: { request: { tag: "a" }, response: { read: "read:a", paidWith: "credit" } },
   errors: [{ status: 503, when: "failRead=true" }],
-  prepare: async ({ body }) => {
-    preparedReads.push(body.tag);
+  handler: async ({ body }, ctx) => {
+    handlerReads.push(body.tag);
     if (body.failRead) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    return `read:${body.tag}`;
+    return { read: `read:${body.tag}`, paidWith: ctx.payment?.kind ?? "none" };
   },
-  handler: async (_input, ctx, prepared) => ({ read: prepared ? await prepared : "not started", paidWith: ctx.payment?.kind ?? "none" }),
 });

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerSchema, routeContracts } from "../../src/http/contracts/index.js";
+import { answerSchema, routeContracts } from "../../src/contracts/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";

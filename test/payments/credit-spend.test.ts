@@ -34,7 +34,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   const balanceOf = async (id: string) => (await db.db.selectFrom("credits").select("balance").where("id", "=", id).executeTakeFirstOrThrow()).balance;
 
   it("gives a bundle exactly as many calls as its balance, with the balances of one-by-one spends", async () => {
-    const credits = createCreditsService(db.db, clock, db.dialect);
+    const credits = createCreditsService(db, clock);
     const id = await bundle(5);
     const spent = await Promise.all(Array.from({ length: 8 }, () => credits.spend(id)));
     expect(spent.filter(Boolean)).toHaveLength(5);
@@ -44,7 +44,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   });
 
   it("answers each call of a mixed turn for its own bundle", async () => {
-    const credits = createCreditsService(db.db, clock, db.dialect);
+    const credits = createCreditsService(db, clock);
     const [a, b, expired, unsettled] = [await bundle(10), await bundle(1), await bundle(10, { expiresAt: new Date(NOW.getTime() - 1) }), await bundle(10, { status: "claimed" })];
     const unknown = "00000000-0000-4000-8000-000000000000";
     const calls = [a, b, expired, "not-a-uuid", a.toUpperCase(), unsettled, unknown, b];
@@ -56,7 +56,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   });
 
   it("two services (two API processes) spending the same bundles in opposite orders spend exactly the balance", async () => {
-    const [one, two] = [createCreditsService(db.db, clock, db.dialect), createCreditsService(db.db, clock, db.dialect)];
+    const [one, two] = [createCreditsService(db, clock), createCreditsService(db, clock)];
     const ids = [await bundle(60), await bundle(60)];
     const spends = Array.from({ length: 50 }, (_, i) => [one.spend(ids[i % 2]!), two.spend(ids[(i + 1) % 2]!)]).flat();
     const more = Array.from({ length: 50 }, (_, i) => [one.spend(ids[(i + 1) % 2]!), two.spend(ids[i % 2]!)]).flat();

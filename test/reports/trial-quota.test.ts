@@ -30,7 +30,7 @@ describe("trial calls coalesced per event-loop turn", () => {
     );
 
   it("grants an IP's first ten calls of a turn and never counts the refused ones against their hosts", async () => {
-    const consume = createTrialQuota(db.db, wholeTurn);
+    const consume = createTrialQuota(db, wholeTurn);
     const results = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => consume(call("192.0.2.1", `h${i}.example`), NOON)));
     expect(outcomes(results)).toEqual([...Array(10).fill("ok"), ...Array(5).fill("ip")]);
     expect(await counts("ip")).toEqual({ "192.0.2.1": TRIAL.perIpPerDay });
@@ -38,7 +38,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("grants a host's first fifty calls of a turn; the refused calls still count against their IPs", async () => {
-    const consume = createTrialQuota(db.db, wholeTurn);
+    const consume = createTrialQuota(db, wholeTurn);
     const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => consume(call(`198.51.100.${i}`, "busy.example"), NOON)));
     expect(outcomes(results)).toEqual([...Array(50).fill("ok"), ...Array(10).fill("host")]);
     expect(await counts("host")).toEqual({ "busy.example": TRIAL.perHostPerDay });
@@ -46,7 +46,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("counts exactly when a turn's calls fill several statements in flight at once", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db);
     // One IP, fifteen hosts: more than one statement; whichever runs first, exactly ten calls pass and only their hosts are counted.
     const ipCalls = Array.from({ length: 15 }, (_, i) => call("192.0.2.2", `g${i}.example`));
     const byIp = outcomes(await Promise.allSettled(ipCalls.map((c) => consume(c, NOON))));
@@ -62,7 +62,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("continues from the counts earlier turns left, both limits in one turn", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db);
     await Promise.all(Array.from({ length: 45 }, (_, i) => consume(call(`203.0.113.${i}`, "nearly.example"), NOON)));
     await Promise.all(Array.from({ length: 4 }, () => consume(call("192.0.2.9", "other.example"), NOON)));
     // 192.0.2.9 has 6 left; nearly.example has 5 left.
@@ -73,7 +73,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("counts calls of one turn on either side of UTC midnight on their own days", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db);
     const before = new Date("2026-11-22T23:59:59.900Z");
     const after = new Date("2026-11-23T00:00:00.100Z");
     const results = await Promise.allSettled([
@@ -86,7 +86,7 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("two API processes counting the same IPs and hosts in opposite orders agree exactly", async () => {
-    const [one, two] = [createTrialQuota(db.db), createTrialQuota(db.db)];
+    const [one, two] = [createTrialQuota(db), createTrialQuota(db)];
     const ips = Array.from({ length: 6 }, (_, i) => `192.0.2.${100 + i}`);
     const hosts = ["p.example", "q.example", "r.example"];
     const calls = Array.from({ length: 120 }, (_, i) => [call(ips[i % 6]!, hosts[i % 3]!), call(ips[5 - (i % 6)]!, hosts[2 - (i % 3)]!)] as const);
@@ -100,8 +100,8 @@ describe("trial calls coalesced per event-loop turn", () => {
   });
 
   it("stores the answers of one turn in one statement, the last one per URL winning, and reads them back", async () => {
-    const consume = createTrialQuota(db.db);
-    const store = createTrialCacheStore(db.db);
+    const consume = createTrialQuota(db);
+    const store = createTrialCacheStore(db);
     const report = (n: number) => ({ ok: true, n }) as never;
     await Promise.all([store("https://c.example/x", report(1), NOON), store("https://d.example/x", report(2), NOON), store("https://c.example/x", report(3), NOON)]);
     expect(await consume(call("192.0.2.50", "c.example"), NOON)).toEqual({ ok: true, n: 3 });
@@ -109,7 +109,7 @@ describe("trial calls coalesced per event-loop turn", () => {
     expect(await consume(call("192.0.2.50", "c.example"), new Date(NOON.getTime() + TRIAL.cacheSeconds * 1000))).toBeUndefined();
   });
   it("stores a call's offered answer in its counting statement: later calls of the URL get it, a refused call stores nothing", async () => {
-    const consume = createTrialQuota(db.db);
+    const consume = createTrialQuota(db);
     const report = (n: number) => ({ ok: true, n }) as never;
     const offered = (ip: string, host: string, n: number) => ({ ...call(ip, host), offer: report(n) });
     // One turn: the first call of e.example stores its offer and the second gets that one, not its own.

@@ -22,13 +22,13 @@ describe("recomputeVerdicts", () => {
       ids.push(id);
     }
     await recomputeSnapshots(ctx);
-    const first = await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+    const first = await recomputeVerdicts(ctx.db, ctx.clock.now());
     expect(first).toMatchObject({ listings: 5, written: 5 });
-    expect(await recomputeVerdicts(ctx.db.db, ctx.clock.now())).toMatchObject({ listings: 5, written: 0 });
+    expect(await recomputeVerdicts(ctx.db, ctx.clock.now())).toMatchObject({ listings: 5, written: 0 });
 
     // A decoy price moves this listing's verdict and the whole provider group's prices.
     await ctx.db.db.updateTable("listings").set({ price_usdc: "5000", price_atomic: "5000000000" }).where("id", "=", ids[0]!).execute();
-    expect(await recomputeVerdicts(ctx.db.db, ctx.clock.now())).toMatchObject({ listings: 5, written: 5 });
+    expect(await recomputeVerdicts(ctx.db, ctx.clock.now())).toMatchObject({ listings: 5, written: 5 });
     expect((await snapshot(ids[0]!)).warnings).toContain("decoy_price_extreme");
     expect((await snapshot(ids[1]!)).detail).toMatchObject({ context: { group: { group_p90_price_usdc: expect.any(Number) } } });
 
@@ -36,10 +36,10 @@ describe("recomputeVerdicts", () => {
     const lone = await seedListing(ctx, { url: "https://lone.recompute.test/api", price: "0.01" });
     await seedProbes(ctx, lone, series(30 * MIN, 5 * MIN));
     await recomputeSnapshots(ctx);
-    await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+    await recomputeVerdicts(ctx.db, ctx.clock.now());
     await seedProbes(ctx, lone, series(4 * MIN, MIN, () => ({ healthy: false })).map((p) => ({ ...p, ago: p.ago - 900 })));
     await recomputeSnapshots(ctx);
-    const after = await recomputeVerdicts(ctx.db.db, ctx.clock.now());
+    const after = await recomputeVerdicts(ctx.db, ctx.clock.now());
     expect(after.written).toBe(1);
     expect((await snapshot(lone)).warnings.length).toBeGreaterThan(0);
   });

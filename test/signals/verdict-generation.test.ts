@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { isSoleWriter } from "../../src/db/sole-writer.js";
-import { bumpVerdictGeneration, currentGeneration, perGeneration, verdictGeneration } from "../../src/services/signals/verdict-generation.js";
+import { perGeneration } from "../../src/db/read-models/per-generation.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { testDatabaseUrl } from "../helpers/db.js";
 
@@ -11,17 +10,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const bump = () => bumpVerdictGeneration(ctx.db.db, ctx.clock.now());
+const bump = () => ctx.db.generation.bump(ctx.db.db, ctx.clock.now());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("perGeneration", () => {
   it("builds once per generation, waits for a fast rebuild, and answers from the previous value while a slow one runs", async () => {
-    expect((await verdictGeneration(ctx.db.db)).generation).toBe(0);
+    expect((await ctx.db.generation.read()).generation).toBe(0);
     let builds = 0;
     let delay = 0;
     let fail = false;
     const value = perGeneration(
-      ctx.db.db,
+      ctx.db,
       async () => {
         const n = ++builds;
         await sleep(delay);
@@ -53,13 +52,13 @@ describe("perGeneration", () => {
     expect(await value()).toBe(3); // a failed rebuild keeps the previous value
     fail = false;
     expect(await value()).toBe(5); // and the next call retries
-    expect(await verdictGeneration(ctx.db.db)).toMatchObject({ generation: 3, computedAt: ctx.clock.now().toISOString() });
+    expect(await ctx.db.generation.read()).toMatchObject({ generation: 3, computedAt: ctx.clock.now().toISOString() });
   });
 });
 
 describe("currentGeneration", () => {
   it("is a sole writer exactly on PGlite", () => {
-    expect(isSoleWriter(ctx.db.db)).toBe(!testDatabaseUrl);
+    expect(ctx.db.soleWriter).toBe(!testDatabaseUrl);
   });
 
   // A write behind the process's back cannot happen on PGlite (its data folder is locked to one
@@ -68,7 +67,7 @@ describe("currentGeneration", () => {
     sql`update app_state set value = jsonb_build_object('generation', ${generation}::int, 'computedAt', null::text) where key = 'verdict_generation'`.execute(ctx.db.db);
 
   it.skipIf(testDatabaseUrl)("on PGlite, reads once and then follows the process's own bumps", async () => {
-    const read = currentGeneration(ctx.db.db);
+    const read = ctx.db.generation.current;
     const first = (await read()).generation;
     await writeBehindTheBack(first + 100);
     expect((await read()).generation).toBe(first); // no statement: the remembered value
@@ -77,7 +76,7 @@ describe("currentGeneration", () => {
   });
 
   it.runIf(testDatabaseUrl)("on PostgreSQL, reads the database on every call", async () => {
-    const read = currentGeneration(ctx.db.db);
+    const read = ctx.db.generation.current;
     const first = (await read()).generation;
     await writeBehindTheBack(first + 100); // another process's recompute
     expect((await read()).generation).toBe(first + 100);

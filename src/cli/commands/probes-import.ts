@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { importProbes } from "../../services/catalog/probe-history/import-probes.js";
 import { line, type CliIo } from "./cli-io.js";
+import { withServices } from "./cli-services.js";
 import { ProgressBar } from "./progress-bar.js";
 
 const MAX_PRINTED = 20;
@@ -17,10 +17,9 @@ export async function probesImport(io: CliIo, file: string, skipBad: boolean): P
     line(io.stderr, `cannot read ${file}: ${(err as Error).message}`);
     return 1;
   }
-  const handle = await io.openDb();
-  try {
+  return withServices(io, async (services) => {
     const bar = new ProgressBar(io.stderr, size);
-    const report = await importProbes(handle.db, io.clock, createReadStream(file), {
+    const report = await services.catalog.importProbes(createReadStream(file), {
       skipBad,
       maxReported: MAX_PRINTED,
       onProgress: (p) => bar.update(p.bytes, p.lines),
@@ -35,7 +34,5 @@ export async function probesImport(io: CliIo, file: string, skipBad: boolean): P
     }
     line(io.stdout, `imported ${report.imported} probe(s) from ${report.lines} line(s); ${report.alreadyPresent} already present; ${report.badLines} bad line(s) skipped`);
     return report.badLines > 0 ? 1 : 0;
-  } finally {
-    await handle.close();
-  }
+  });
 }

@@ -1,4 +1,4 @@
-import type { CertificateState } from "../../services/certificates/constants.js";
+import type { CertificateState } from "../../services/index.js";
 
 const COLORS: Record<CertificateState, string> = { verified: "#2e8540", lapsed: "#b3261e" };
 const MAX_NAME_CHARS = 32;

@@ -1,7 +1,6 @@
 import { html } from "hono/html";
-import { COLUMNS } from "../../services/dataset/columns.js";
-import { DATASET } from "../../services/dataset/constants.js";
-import type { PublishedDataset } from "../../services/dataset/list-datasets.js";
+import { DATASET } from "../../services/index.js";
+import { COLUMNS, type PublishedDataset } from "../../services/index.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { layout, type Html } from "../pages/layout.js";
 

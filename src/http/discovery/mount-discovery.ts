@@ -3,9 +3,6 @@ import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { App } from "../app-env.js";
 import type { AppContext } from "../../context.js";
-import { viewCertificate } from "../../services/certificates/live-state.js";
-import { activeSigningKey, publicJwks } from "../../services/certificates/signing-keys.js";
-import { findDatasetFile, listDatasets } from "../../services/dataset/list-datasets.js";
 import type { PaymentGate } from "../payment/types.js";
 import type { AnyRouteDef } from "../registry.js";
 import { layout } from "../pages/layout.js";
@@ -43,7 +40,7 @@ const SVG_HEADERS = {
  */
 export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): void {
   const base = ctx.config.publicBaseUrl;
-  const certificate = (certId: string) => viewCertificate({ db: ctx.db.db, clock: ctx.clock, publicBaseUrl: base }, certId);
+  const { certificates, dataset } = ctx.services;
   let manifest: object | undefined;
   let card: object | undefined;
   let llms: string | undefined;
@@ -51,28 +48,24 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   app.get(DISCOVERY_PATHS.x402, (c) => c.json((manifest ??= x402Manifest({ base, routes, gate, network: ctx.config.network })), 200, { "cache-control": PUBLIC_CACHE }));
   app.get(DISCOVERY_PATHS.agentCard, (c) => c.json((card ??= agentCard(base, routes)), 200, { "cache-control": PUBLIC_CACHE }));
   app.get(DISCOVERY_PATHS.llms, (c) => c.text((llms ??= llmsTxt(base, routes)), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE }));
-  app.get(DISCOVERY_PATHS.jwks, async (c) => {
-    // The key exists before the first certificate, so verifiers can cache the set early.
-    await activeSigningKey(ctx.db.db);
-    return c.json(await publicJwks(ctx.db.db, ctx.clock.now()), 200, { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" });
-  });
+  app.get(DISCOVERY_PATHS.jwks, async (c) => c.json(await certificates.jwks(), 200, { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" }));
 
   app.get("/verified/:certId", async (c) => {
-    const v = await certificate(c.req.param("certId"));
+    const v = await certificates.view(c.req.param("certId"));
     if (!v) return c.html(layout("Unknown certificate", html`<h1>Unknown certificate</h1><p>No certificate has this id.</p>`), 404);
     return c.html(verifiedPage(v), 200, { "cache-control": "no-cache" });
   });
   app.get("/verified/:certId/badge.svg", async (c) => {
-    const v = await certificate(c.req.param("certId"));
+    const v = await certificates.view(c.req.param("certId"));
     if (!v) return c.body(badgeSvg({ name: "unknown certificate", state: "lapsed", title: "No x402 Lookout certificate has this id" }), 404, SVG_HEADERS);
     const title = v.state === "verified" ? `${v.name}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}` : `${v.name}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
     return c.body(badgeSvg({ name: v.name, state: v.state, title }), 200, SVG_HEADERS);
   });
 
-  app.get(DISCOVERY_PATHS.dataset, async (c) => c.html(datasetPage(base, await listDatasets(ctx.db.db))));
-  app.get(DISCOVERY_PATHS.datasetIndex, async (c) => c.json(datasetIndex(base, await listDatasets(ctx.db.db)), 200, { "cache-control": PUBLIC_CACHE }));
+  app.get(DISCOVERY_PATHS.dataset, async (c) => c.html(datasetPage(base, await dataset.list())));
+  app.get(DISCOVERY_PATHS.datasetIndex, async (c) => c.json(datasetIndex(base, await dataset.list()), 200, { "cache-control": PUBLIC_CACHE }));
   app.get("/dataset/:id/:file", async (c) => {
-    const file = await findDatasetFile(ctx.db.db, ctx.config.dataDir, c.req.param("id"), c.req.param("file"));
+    const file = await dataset.findFile(c.req.param("id"), c.req.param("file"));
     const size = file ? await stat(file.path).then((s) => s.size, () => undefined) : undefined;
     if (!file || size === undefined) return c.json({ error: "not_found", message: "no such dataset file", request_id: c.get("requestId") }, 404);
     const download = file.name.startsWith("endpoints.") ? `attachment; filename="x402-lookout-${file.period}-${file.name}"` : "inline";

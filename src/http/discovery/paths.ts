@@ -1,4 +1,4 @@
-import { JWKS_PATH } from "../../services/certificates/links.js";
+import { JWKS_PATH } from "../../services/index.js";
 
 /** The public, unpaid surfaces that let agents and people find and trust the service. */
 export const DISCOVERY_PATHS = {

@@ -1,8 +1,6 @@
 import { html } from "hono/html";
-import type { CertificateView } from "../../services/certificates/live-state.js";
-import type { CriterionReport, Observed } from "../../services/certificates/criteria.js";
-import { CRITICAL } from "../../services/signals/constants.js";
-import type { WarningCode } from "../../services/signals/constants.js";
+import type { CertificateView, CriterionReport, Observed, WarningCode } from "../../services/index.js";
+import { CRITICAL } from "../../services/index.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { layout, type Html } from "../pages/layout.js";
 

@@ -1,5 +1,5 @@
 import { nowOrLater } from "../../lib/retry-later.js";
-import type { PaymentClaim, PaymentLedger } from "../../services/payments/ledger.js";
+import type { PaymentClaim, PaymentLedger } from "../../services/index.js";
 import type { HandlerContext } from "../registry.js";
 import { describe } from "./facilitator-call.js";
 import { identifierConflict, paymentInProgress } from "./payment-errors.js";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { nowOrLater } from "../../lib/retry-later.js";
-import type { CreditsService } from "../../services/credits/credits-service.js";
+import type { CreditsService } from "../../services/index.js";
 import type { HandlerContext } from "../registry.js";
 import type { PaidRoute } from "./types.js";
 

@@ -4,10 +4,7 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { nowOrLater } from "../../lib/retry-later.js";
 import { usdcToAtomic } from "../../lib/usdc.js";
-import type { SmartSignatureCheck } from "../../services/payments/authorization-check.js";
-import type { ChainReader } from "../../services/payments/chain-outcome.js";
-import type { PaymentLedger } from "../../services/payments/ledger.js";
-import { identifierHash } from "../../services/payments/sealed-answer.js";
+import { identifierHash, type ChainReader, type PaymentLedger, type SmartSignatureCheck } from "../../services/index.js";
 import { ApiError } from "../errors.js";
 import type { HandlerContext } from "../registry.js";
 import { paymentRequiredResponse, unpaidMessage } from "./challenge.js";
@@ -125,5 +122,5 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     return settleAnswer(c, { server, ledger: opts.ledger, timeoutMs, chain: opts.chain }, claim, payment, response, hctx, challenge);
   }
 
-  return { charge, offersCredit, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
+  return { charge, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
 }

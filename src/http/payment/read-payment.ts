@@ -2,8 +2,7 @@ import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { isValidPaymentId, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
-import { authorizationProblem, type SignedAuthorization, type SmartSignatureCheck } from "../../services/payments/authorization-check.js";
-import { authorizationKey } from "../../services/payments/authorization-key.js";
+import { authorizationKey, authorizationProblem, type SignedAuthorization, type SmartSignatureCheck } from "../../services/index.js";
 import { exactEvmPayloadProblem, isObject } from "./payload-shape.js";
 
 /** A payment whose signer, payee, amount, network, asset and validity this process checked itself. */

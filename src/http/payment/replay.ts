@@ -1,9 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.js";
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import type { ChainReader } from "../../services/payments/chain-outcome.js";
-import { RECLAIMABLE, type LedgerRow, type PaymentLedger } from "../../services/payments/ledger.js";
-import { identifierHash, openAnswer, type StoredAnswer } from "../../services/payments/sealed-answer.js";
+import { identifierHash, openAnswer, RECLAIMABLE, type ChainReader, type LedgerRow, type PaymentLedger, type StoredAnswer } from "../../services/index.js";
 import { paymentAlreadyUsed, paymentInProgress } from "./payment-errors.js";
 import type { HandlerContext } from "../registry.js";
 import type { CheckedPayment } from "./read-payment.js";

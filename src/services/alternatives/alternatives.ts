@@ -1,15 +1,16 @@
-import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import { sql } from "kysely";
+import { MATCH_REASONS } from "../../contracts/codes.js";
+import type { DbHandle } from "../../db/client.js";
+import { perGeneration } from "../../db/read-models/per-generation.js";
+import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { domainOf } from "../catalog/index.js";
-import { createUrlLookup, listingsWithNames, providerName } from "../catalog/listing-queries.js";
+import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { NotFound } from "../errors.js";
-import { perGeneration } from "../signals/verdict-generation.js";
 import type { MatchKeys } from "./candidate-pool.js";
 import { loadCandidates, type Candidates } from "./candidates.js";
 
-export const MATCH_REASONS = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"] as const;
-export type MatchReason = (typeof MATCH_REASONS)[number];
+export { MATCH_REASONS, type MatchReason } from "../../contracts/codes.js";
 export type MatchStrategy = "url_target" | "task_class_only" | "url_target_unknown_fallback";
 
 export interface AlternativesQuery {
@@ -24,9 +25,9 @@ export interface AlternativesQuery {
  * answered healthy, not be erroring over the last hour, not be dead over 7 days and carry no
  * critical warning. Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
-export function createAlternativesService(db: Kysely<Database>) {
-  const candidates = perGeneration(db, () => loadCandidates(db));
-  const lookup = createTargetLookup(db);
+export function createAlternativesService(handle: Pick<DbHandle, "db" | "prepared" | "generation">) {
+  const candidates = perGeneration(handle, () => loadCandidates(handle.db));
+  const lookup = createTargetLookup(handle);
   return {
     find: (q: AlternativesQuery) => alternatives(lookup, candidates, q),
     /** Builds the pool of the current generation ahead of the first call. */
@@ -37,11 +38,11 @@ export function createAlternativesService(db: Kysely<Database>) {
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
 /** The targets of one event-loop turn's calls, by normalized URL, in one statement. */
-const createTargetLookup = (db: Kysely<Database>) =>
-  createUrlLookup(
-    db,
+const createTargetLookup = (handle: Pick<DbHandle, "db" | "prepared">) =>
+  createRowsByUrl(
+    handle,
     "alternatives-targets",
-    listingsWithNames(db).select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", providerName().as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]),
+    listingsWithNames(handle.db).select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", providerName().as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]),
   );
 
 type TargetLookup = ReturnType<typeof createTargetLookup>;

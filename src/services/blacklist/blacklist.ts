@@ -1,8 +1,9 @@
 import { sql, type Kysely } from "kysely";
+import type { DbHandle } from "../../db/client.js";
+import { perGeneration } from "../../db/read-models/per-generation.js";
 import type { Database } from "../../db/schema.js";
 import { providerName } from "../catalog/listing-queries.js";
 import { BLACKLIST_REASONS } from "../signals/constants.js";
-import { perGeneration } from "../signals/verdict-generation.js";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const pct = (v: number | null) => (v === null ? null : Math.round(v));
@@ -19,8 +20,8 @@ const SEVERITY = sql<number>`case
  * process builds it once per verdict generation and answers from memory in between: every call
  * of one generation gets the same bytes apart from generated_at.
  */
-export function createBlacklistService(db: Kysely<Database>, maxEntries: number) {
-  const current = perGeneration(db, () => blacklist(db, maxEntries));
+export function createBlacklistService(handle: Pick<DbHandle, "db" | "generation">, maxEntries: number) {
+  const current = perGeneration(handle, () => blacklist(handle.db, maxEntries));
   return {
     async decoys(now: Date) {
       return { generated_at: now.toISOString(), ...(await current()) };

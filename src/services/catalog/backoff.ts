@@ -1,12 +1,11 @@
+import { backoffDelay, doubling, type Backoff } from "../../db/jobs/backoff.js";
 import { BACKOFF_BASE_MS, BACKOFF_JITTER, BACKOFF_MAX_MS } from "./constants.js";
 
 /**
- * Delay before polling a failing source again: doubling from BACKOFF_BASE_MS with each
- * consecutive failure up to BACKOFF_MAX_MS, with jitter so sources that failed together (one
- * outage) are not retried together. `random` returns [0, 1).
+ * A failing source waits doubling from BACKOFF_BASE_MS with each consecutive failure up to
+ * BACKOFF_MAX_MS, with jitter so sources that failed together (one outage) are not retried together.
  */
-export function backoffDelayMs(consecutiveFailures: number, random: () => number): number {
-  const exponent = Math.min(Math.max(consecutiveFailures, 1) - 1, 30);
-  const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** exponent);
-  return Math.round(delay * (1 - BACKOFF_JITTER + 2 * BACKOFF_JITTER * random()));
-}
+export const SOURCE_BACKOFF: Backoff = { delayMs: doubling(BACKOFF_BASE_MS, BACKOFF_MAX_MS), jitter: BACKOFF_JITTER };
+
+/** Delay before polling a failing source again. `random` returns [0, 1). */
+export const backoffDelayMs = (consecutiveFailures: number, random: () => number): number => backoffDelay(SOURCE_BACKOFF, consecutiveFailures, random);

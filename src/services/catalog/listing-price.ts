@@ -1,4 +1,4 @@
-import { NETWORK_INFO, isPaymentNetwork } from "../../chain/networks.js";
+import { NETWORK_INFO, isPaymentNetwork } from "../../lib/networks.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
 import { V1_NETWORK_ALIASES } from "./constants.js";
 

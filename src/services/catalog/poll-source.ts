@@ -2,7 +2,6 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
-import { backoffDelayMs } from "./backoff.js";
 import { deactivateUnseen } from "./deactivate-listings.js";
 import { ListingCollector } from "./listing-collector.js";
 import { paginate } from "./paginate.js";
@@ -53,7 +52,7 @@ export async function pollSource(deps: IngestDeps, source: string, opts: IngestO
       removed,
       error: outcome.error,
     });
-    const nextPollAt = await releaseSource(trx, source, opts.owner, now, outcome, (n) => backoffDelayMs(n, opts.random));
+    const nextPollAt = await releaseSource(trx, source, opts.owner, now, outcome, opts.random);
     return { removed, nextPollAt };
   });
   if (c.valid > 0 || removed > 0) await refreshProviderNames(db, clock.now());

@@ -1,3 +1,4 @@
+import { scopeProblem } from "../../contracts/verified/scope.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 
 /**
@@ -15,25 +16,18 @@ export type ScopeResult = { ok: true; scope: Scope } | { ok: false; message: str
 
 const fail = (message: string): ScopeResult => ({ ok: false, message });
 
-function httpUrl(text: string): URL | undefined {
-  if (!URL.canParse(text)) return undefined;
-  const u = new URL(text);
-  return u.protocol === "http:" || u.protocol === "https:" ? u : undefined;
-}
-
+/** The scope a certificate request names; what is refused is the wire's own check (src/contracts). */
 export function parseScope(input: string): ScopeResult {
+  const problem = scopeProblem(input);
+  if (problem) return fail(problem);
   const wildcard = input.endsWith("*");
   const body = wildcard ? input.slice(0, -1) : input;
-  if (body.includes("*")) return fail("a pattern may only end in `*` (an origin, or an origin and path prefix, followed by *)");
-  const u = httpUrl(body);
-  if (!u) return fail("must be an absolute http or https URL, or such a URL followed by `*`");
-  if (u.username || u.password) return fail("must not carry credentials");
+  const u = new URL(body);
   const bareOrigin = u.pathname === "/" && u.search === "" && !body.includes("#");
   if (!wildcard && !bareOrigin) {
     const url = normalizeUrl(body);
     return { ok: true, scope: { kind: "endpoint", pattern: url, host: u.host, url } };
   }
-  if (u.search !== "" || u.hash !== "" || body.includes("?") || body.includes("#")) return fail("a pattern must not have a query or fragment");
   const prefix = normalizeUrl(body);
   const kind = new URL(prefix).pathname === "/" ? "origin" : "prefix";
   return { ok: true, scope: { kind, pattern: `${prefix}*`, host: u.host, prefix } };

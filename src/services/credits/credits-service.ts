@@ -1,9 +1,6 @@
-import { sql, type Kysely } from "kysely";
-import { hotPathCommitCte } from "../../db/async-commit.js";
-import type { DbDialect } from "../../db/client.js";
-import { coalesce } from "../../db/coalesce.js";
-import { executePrepared } from "../../db/prepared.js";
-import type { Database } from "../../db/schema.js";
+import { sql } from "kysely";
+import type { DbHandle } from "../../db/client.js";
+import { createCreditSpends, settledPayment, type SpentCall } from "../../db/read-models/credit-spends.js";
 import type { Clock } from "../../lib/clock.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
 import { CREDIT_BUNDLE } from "./bundle.js";
@@ -20,13 +17,6 @@ export interface Credit {
   paymentNetwork: string | null;
 }
 
-export interface SpentCall {
-  balance: number;
-  expiresAt: Date;
-  payerAddress: string | null;
-  paymentNetwork: string | null;
-}
-
 export interface MintInput {
   paymentId: string;
   payer: string | null;
@@ -40,44 +30,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Prepaid bundles (spec 2.9, 3.1). A bundle is bound to the payment that bought it and is usable
  * only once that payment settled, so a failed settlement can never leave a working credit behind.
  */
-export function createCreditsService(db: Kysely<Database>, clock: Clock, dialect: DbDialect) {
-  const settledPayment = (creditAlias: "credits" | "c") =>
-    sql<boolean>`exists (select 1 from payments p where p.id = ${sql.ref(`${creditAlias}.payment_id`)} and p.status = 'settled')`;
-
-  /**
-   * The spends of one event-loop turn, in one statement committed without waiting for the WAL
-   * flush (on PostgreSQL; embedded PGlite waits, see hotPathCommitCte). Each bundle's row is
-   * locked once (in id order, so two processes' batches cannot deadlock) and gives as many calls
-   * as its balance allows, as if the calls had come one after another: the first caller sees the
-   * highest remaining balance.
-   */
-  const commitCte = hotPathCommitCte(dialect);
-  const spendOne = coalesce(async (ids: readonly string[]): Promise<Array<SpentCall | undefined>> => {
-    const now = clock.now();
-    const rows = await executePrepared(db, "credit-spend", sql<SpentCall & { id: string; spent: number }>`
-      with ${commitCte},
-      wanted as (select id, count(*)::int as n from unnest(${[...ids]}::uuid[]) as t(id) group by id),
-      locked as (
-        select c.id, least(c.balance, w.n) as spent
-        from credits c join wanted w on w.id = c.id
-        where c.balance > 0 and c.expires_at > ${now} and ${settledPayment("c")}
-        order by c.id
-        for update of c
-      )
-      update credits c set balance = c.balance - l.spent, last_used_at = ${now}
-      from locked l, async_commit
-      where c.id = l.id
-      returning c.id::text as id, l.spent as spent, c.balance as balance, c.expires_at as "expiresAt",
-        c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db));
-    const left = new Map(rows.map((r) => [r.id, { row: r, remaining: r.spent }]));
-    return ids.map((id) => {
-      const bundle = left.get(id);
-      if (!bundle || bundle.remaining === 0) return undefined;
-      bundle.remaining -= 1;
-      const { row } = bundle;
-      return { balance: row.balance + bundle.remaining, expiresAt: row.expiresAt, payerAddress: row.payerAddress, paymentNetwork: row.paymentNetwork };
-    });
-  });
+export function createCreditsService(handle: Pick<DbHandle, "db" | "dialect" | "prepared">, clock: Clock) {
+  const { db } = handle;
+  const spendOne = createCreditSpends(handle, () => clock.now());
 
   const select = () =>
     db

@@ -1,4 +1,4 @@
-import { DAY, HOUR, MINUTE } from "../signals/constants.js";
+import { DAY, HOUR } from "../signals/constants.js";
 
 /** The public dataset (spec section 1): weekly, per-endpoint aggregates only, CC-BY-4.0. */
 export const DATASET = {
@@ -8,9 +8,6 @@ export const DATASET = {
   rebuildAfterMs: 7 * DAY,
   /** How often the scheduler looks whether a build is due. */
   checkEveryMs: HOUR,
-  /** One process builds at a time; a crashed builder's claim ends after this. */
-  leaseMs: 30 * MINUTE,
-  leaseKey: "dataset.build_lease",
   /** Listings read per query while writing. */
   pageSize: 1000,
   /** The window the aggregates cover (the 7-day evidence of the snapshots). */

@@ -1,3 +1,4 @@
+import { DELIST_LIMITS, type DelistScope } from "../../contracts/delist/limits.js";
 import { BLACKLIST_REASONS, DAY, HOUR } from "../signals/constants.js";
 
 /**
@@ -10,14 +11,11 @@ export const GHOST_REASON = "ghost_listing";
 export const DELIST_REASONS = [...CRITICAL_DELIST_REASONS, GHOST_REASON] as const;
 export type DelistReason = (typeof DELIST_REASONS)[number];
 
-export const DELIST_SCOPES = ["critical", "ghost", "all"] as const;
-export type DelistScope = (typeof DELIST_SCOPES)[number];
+export { DELIST_SCOPES, type DelistScope } from "../../contracts/delist/limits.js";
 
 export const DELIST = {
-  /** confidence is high from this many consecutive flagged UTC days. */
-  highConfidenceDays: 3,
-  /** A flagged listing is recovered once no reason holds and its 48 h uptime reaches this. */
-  recoveredUptime48hPct: 95,
+  /** What the feed's answers state (confidence, recovery, limit) is wire vocabulary. */
+  ...DELIST_LIMITS,
   /** The snapshot lists listings recovered after a flag on any of the last 7 UTC days. */
   snapshotRecoveredDays: 7,
   /** newly_flagged: the current flag streak began within this window. */
@@ -26,7 +24,6 @@ export const DELIST = {
   diffMaxWindowMs: 48 * HOUR,
   /** A client clock slightly ahead of ours may send a `since` this far in the future. */
   clockSkewMs: 2 * 60_000,
-  limit: { min: 1, max: 10_000, default: 2_000 },
   /** flag_history keeps a year (src/db/retention.ts), so a streak counts at most this many days. */
   streakLookbackDays: 366,
   /** The recorder runs this often; each run writes today's row once per flagged listing. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { claim, complete, release, type LeaseTable } from "../../db/jobs/lease.js";
 import type { Database } from "../../db/schema.js";
 import {
   HOST_CHECK_CLAIM_BATCH_SIZE,
@@ -21,6 +22,9 @@ export async function discoverHosts(db: Kysely<Database>, now: Date): Promise<nu
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/** Hosts as leased jobs: due at their next check. */
+const HOSTS: LeaseTable<"host_checks"> = { table: "host_checks", key: "host", keyType: "text", due: "next_check_at", expired: "<" };
+
 /** Host checks as a scheduler strategy; the lease and due time live in host_checks. */
 export function hostCheckStrategy(metrics: ProbeMetrics): ProbeStrategy<HostCheckJob, HostCheckResult> {
   let discoveredAt = Number.NEGATIVE_INFINITY;
@@ -33,19 +37,14 @@ export function hostCheckStrategy(metrics: ProbeMetrics): ProbeStrategy<HostChec
         await discoverHosts(db, now);
         discoveredAt = now.getTime();
       }
-      const { rows } = await sql<{ host: string; url: string | null }>`
-        update host_checks as h
-        set lease_owner = ${owner}, lease_until = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz
-        where h.host in (
-          select host from host_checks
-          where next_check_at <= ${now.toISOString()}::timestamptz
-            and (lease_until is null or lease_until < ${now.toISOString()}::timestamptz)
-            and host <> all(${excludeHosts}::text[])
-          order by next_check_at
-          limit ${limit}
-          for no key update skip locked
-        )
-        returning h.host, (select l.url from listings as l where l.host = h.host and l.is_active limit 1) as url`.execute(db);
+      const rows = await claim<{ host: string; url: string | null }, "host_checks">(db, HOSTS, {
+        owner,
+        now,
+        leaseMs: LEASE_MS,
+        alias: "h",
+        pick: { where: [sql<boolean>`p.host <> all(${excludeHosts}::text[])`], orderBy: sql`p.next_check_at`, limit, lock: "no key update" },
+        returning: sql`h.host, (select l.url from listings as l where l.host = h.host and l.is_active limit 1) as url`,
+      });
       return rows.map((r) => ({ host: r.host, origin: r.url ? new URL(r.url).origin : null }));
     },
 
@@ -59,8 +58,8 @@ export function hostCheckStrategy(metrics: ProbeMetrics): ProbeStrategy<HostChec
       await db.transaction().execute(async (trx) => {
         for (const { job, result } of done) {
           const at = now.toISOString();
-          const common = { lease_owner: null, lease_until: null, updated_at: at, evidence: JSON.stringify(result.evidence) };
-          const update =
+          const common = { updated_at: at, evidence: JSON.stringify(result.evidence) };
+          const { next_check_at: due, ...set } =
             result.status === "inconclusive" || result.status === "no_listings"
               ? {
                   ...common,
@@ -80,20 +79,12 @@ export function hostCheckStrategy(metrics: ProbeMetrics): ProbeStrategy<HostChec
                   sitemap_url_count: result.effective?.sitemapUrlCount ?? null,
                   manifest_resource_count: result.effective?.manifestResourceCount ?? null,
                 };
-          await trx.updateTable("host_checks").set(update).where("host", "=", job.host).where("lease_owner", "=", owner).execute();
+          await complete(trx, HOSTS, { owner, key: job.host, due, set });
         }
       });
     },
 
-    async release(db, owner, jobs, now) {
-      if (jobs.length === 0) return;
-      await db
-        .updateTable("host_checks")
-        .set({ lease_owner: null, lease_until: null, next_check_at: now.toISOString() })
-        .where("host", "in", jobs.map((j) => j.host))
-        .where("lease_owner", "=", owner)
-        .execute();
-    },
+    release: (db, owner, jobs, now) => release(db, HOSTS, owner, jobs.map((j) => j.host), now),
 
     isError: (result) => result.status === "inconclusive",
     listingIdOf: () => undefined,

@@ -1,6 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-// eslint-disable-next-line import-x/no-restricted-paths -- wire types move to the contracts layer (issue 22)
-import type { BatchEnvelopeSchema } from "../../http/routes/preflight/schemas.js";
+import type { BatchEnvelopeSchema } from "../../contracts/preflight/schemas.js";
 import { atomicToUsdc, usdcToAtomic } from "../../lib/usdc.js";
 import { ESTABLISHED } from "../signals/constants.js";
 import { evaluate } from "../signals/engine.js";

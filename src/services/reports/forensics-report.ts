@@ -1,7 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-// eslint-disable-next-line import-x/no-restricted-paths -- wire types move to the contracts layer (issue 22)
-import type { ForensicsReport } from "../../http/routes/preflight/schemas.js";
+import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
 import { HOUR } from "../signals/constants.js";
 import { evaluate } from "../signals/engine.js";
 import { decoyProbability } from "./decoy-probability.js";

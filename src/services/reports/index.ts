@@ -15,19 +15,19 @@ export const SINGLE_DB_BUDGET_MS = 8_000;
 
 /** Preflight, batch and forensics: each a lookup of precomputed signals, never a scan. */
 export function createReportsService(
-  handle: Pick<DbHandle, "db" | "notifications">,
+  handle: Pick<DbHandle, "db" | "prepared" | "notifications">,
   clock: Clock,
   live: LiveProber,
   o: { cacheRows: number; budgets?: { batchMs: number; singleMs: number } },
 ) {
   const { db } = handle;
   const budgets = o.budgets ?? { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS };
-  const find = createFindListings(db, handle.notifications, o.cacheRows);
+  const find = createFindListings(handle, o.cacheRows);
   const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(await rows, live, urls, clock.now());
   return {
     /**
-     * The catalog rows a report of `urls` starts from: one read, nothing else, so a paid route
-     * may start it while the payment is being checked and hand it to the report below.
+     * The catalog rows a report of `urls` starts from: one read, nothing else, so a caller that
+     * needs the rows first (the trial) can hand them to the report below.
      */
     find,
 

@@ -1,25 +1,24 @@
-import type { Kysely } from "kysely";
-import type { Notifications } from "../../db/notifications.js";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
+import { createReportRowCache, type ReportRowCache } from "../../db/read-models/report-row-cache.js";
+import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import { createUrlLookup } from "../catalog/listing-queries.js";
 import { selectReportRows, type ReportRow } from "../signals/listing-row.js";
-import { createReportRowCache, type ReportRowCache } from "./report-row-cache.js";
 
 /** Catalogued listings by URL as the caller gave it; a URL missing from the map is not catalogued. */
 export type CatalogRows = ReadonlyMap<string, ReportRow>;
 
 /**
  * The catalog rows of some URLs for the preflight routes and forensics: one read, nothing else
- * (no probe, no write), so a paid route may start it before the payment is settled. Each URL is
- * normalized once, here; the rows come back under the URLs as given.
+ * (no probe, no write). Each URL is normalized once, here; the rows come back under the URLs as
+ * given.
  */
-export type FindListings = ((urls: readonly string[]) => Promise<CatalogRows>) & { cache: ReportRowCache };
+export type FindListings = ((urls: readonly string[]) => Promise<CatalogRows>) & { cache: ReportRowCache<ReportRow> };
 
 /** Rows come from this process's report-row cache, else from one indexed statement per event-loop turn. */
-export function createFindListings(db: Kysely<Database>, notifications: Notifications, cacheRows: number): FindListings {
+export function createFindListings(handle: Pick<DbHandle, "db" | "prepared" | "notifications">, cacheRows: number): FindListings {
+  const { db } = handle;
   const cache = createReportRowCache({
-    lookup: createUrlLookup(db, "listing-rows", selectReportRows(db)),
+    lookup: createRowsByUrl(handle, "listing-rows", selectReportRows(db)),
     // The row the lookup picks for a URL: active, then the most recently seen.
     scan: (after, limit) =>
       selectReportRows(db)
@@ -30,7 +29,7 @@ export function createFindListings(db: Kysely<Database>, notifications: Notifica
         .orderBy("l.last_seen_at", "desc")
         .limit(limit)
         .execute(),
-    notifications,
+    notifications: handle.notifications,
     maxRows: cacheRows,
   });
   const find = async (urls: readonly string[]) => {

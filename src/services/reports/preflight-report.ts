@@ -1,5 +1,4 @@
-// eslint-disable-next-line import-x/no-restricted-paths -- wire types move to the contracts layer (issue 22)
-import type { PreflightReport } from "../../http/routes/preflight/schemas.js";
+import type { PreflightReport } from "../../contracts/preflight/schemas.js";
 import { HOUR } from "../signals/constants.js";
 import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";

@@ -1,3 +1,5 @@
+import type { WarningCode } from "../../contracts/codes.js";
+
 /**
  * Every number that defines a signal, in one place. docs/signals.md explains each; change one
  * only with a decision record in docs/decisions/.
@@ -6,29 +8,9 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-export const PREFLIGHT_CODES = [
-  "unknown_endpoint",
-  "no_history",
-  "dead",
-  "zombie",
-  "decoy_price_extreme",
-  "suspicious_high_price",
-  "slow",
-  "new_provider",
-  "never_paid_zombie",
-  "proxy_markup",
-  "wildcard_402",
-  "spa_fallback",
-] as const;
-export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
-export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;
-
-export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
-export type ForensicsCode = (typeof FORENSICS_CODES)[number];
-export type WarningCode = PreflightCode | ForensicsCode;
-export type BlacklistReason = (typeof BLACKLIST_REASONS)[number];
-export const ALL_CODES: readonly WarningCode[] = [...PREFLIGHT_CODES, ...FORENSICS_CODES];
-
+// The codes themselves are wire vocabulary (src/contracts); the numbers that decide them are here.
+export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "../../contracts/codes.js";
+export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "../../contracts/codes.js";
 export const THRESHOLDS = {
   /** dead: at least this many probes in the dead window, none healthy. */
   deadMinProbes: 3,

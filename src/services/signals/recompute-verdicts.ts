@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
-import { sql, type Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import { sql } from "kysely";
+import type { DbHandle } from "../../db/client.js";
 import { THRESHOLDS } from "./constants.js";
 import { blacklistReasons, evaluate } from "./engine.js";
 import { computeContexts, type SignalContext } from "./group-context.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
 import { signalInput } from "./signal-input.js";
-import { bumpVerdictGeneration } from "./verdict-generation.js";
 
 const WRITE_CHUNK = 2000;
 
@@ -19,9 +18,9 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * catalog-wide context (service health, group prices, markup references, effective counts).
  * Writes warnings, reasons and the context into signal_snapshots, so the request path and the
  * catalog products read one row instead of scanning; rows whose verdict and context did not
- * change are left alone.
+ * change are left alone. `db` may be a transaction of the handle's database (on PostgreSQL).
  */
-export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promise<{ listings: number; written: number; ms: number }> {
+export async function recomputeVerdicts({ db, generation }: Pick<DbHandle, "db" | "generation">, now: Date): Promise<{ listings: number; written: number; ms: number }> {
   const started = performance.now();
   const rows = await selectListingRows(db)
     .select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"])
@@ -70,7 +69,7 @@ export async function recomputeVerdicts(db: Kysely<Database>, now: Date): Promis
     .where("listing_id", "in", (eb) => eb.selectFrom("listings").select("id").where("is_active", "=", false))
     .where("flagged_since", "is not", null)
     .execute();
-  await bumpVerdictGeneration(db, now);
+  await generation.bump(db, now);
   return { listings: rows.length, written: updates.length, ms: Math.round(performance.now() - started) };
 }
 

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import type { ReportsService } from "../reports/index.js";
@@ -7,9 +6,9 @@ import { createTrialCacheStore } from "./trial-cache.js";
 import { createTrialQuota } from "./trial-quota.js";
 
 /** The free preflight: counted per client IP and target host, answers cached 300 s per URL. */
-export function createTrialService(db: Kysely<Database>, clock: Clock, reports: ReportsService) {
-  const consume = createTrialQuota(db);
-  const store = createTrialCacheStore(db);
+export function createTrialService(handle: Pick<DbHandle, "db" | "prepared">, clock: Clock, reports: ReportsService) {
+  const consume = createTrialQuota(handle);
+  const store = createTrialCacheStore(handle);
   return {
     async preflight(url: string, clientIp: string) {
       const now = clock.now();

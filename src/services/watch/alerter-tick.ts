@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { DbDialect } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
@@ -10,6 +11,7 @@ import type { Transport } from "./send-delivery.js";
 
 export interface AlerterDeps {
   db: Kysely<Database>;
+  dialect: DbDialect;
   clock: Clock;
   log: Logger;
   metrics: WatchMetrics;

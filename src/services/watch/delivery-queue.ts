@@ -1,8 +1,12 @@
 import { sql, type Kysely } from "kysely";
+import { claim, complete, fail, type Completion, type LeaseTable } from "../../db/jobs/lease.js";
 import type { Database, JsonObject } from "../../db/schema.js";
-import { retryDelayMs } from "./backoff.js";
+import { DELIVERY_BACKOFF } from "./backoff.js";
 import { MAX_ATTEMPTS } from "./constants.js";
 import { isLive } from "./watch-activity.js";
+
+/** Webhook deliveries as leased jobs: due at next_attempt_at. */
+const DELIVERIES: LeaseTable<"webhook_deliveries"> = { table: "webhook_deliveries", key: "id", keyType: "uuid", due: "next_attempt_at", expired: "<=" };
 
 export interface ClaimedDelivery {
   /** The webhook-id: the same for every attempt. */
@@ -29,29 +33,33 @@ export async function claimDelivery(
   leaseMs: number,
   opts: { firstAttemptsOnly?: boolean } = {},
 ): Promise<ClaimedDelivery | undefined> {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const { rows } = await sql<{ id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer }>`
-    update webhook_deliveries as d
-    set lease_owner = ${owner}, lease_until = ${leaseUntil}
-    from watches as w
-    where w.id = d.watch_id
-      and d.id = (
-        select p.id from webhook_deliveries as p
-        join watches as pw on pw.id = p.watch_id
-        where p.status = 'pending'
-          and p.next_attempt_at <= ${now}
-          and (p.lease_until is null or p.lease_until <= ${now})
-          and (${opts.firstAttemptsOnly === true} = false or p.attempts = 0)
-          and ${isLive("pw", now)}
-          and not exists (
+  const rows = await claim<{ id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer }, "webhook_deliveries">(
+    db,
+    DELIVERIES,
+    {
+      owner,
+      now,
+      leaseMs,
+      alias: "d",
+      pick: {
+        join: sql`join watches as pw on pw.id = p.watch_id`,
+        where: [
+          sql<boolean>`p.status = 'pending'`,
+          sql<boolean>`(${opts.firstAttemptsOnly === true} = false or p.attempts = 0)`,
+          isLive("pw", now),
+          sql<boolean>`not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
-          )
-        order by p.attempts > 0, p.next_attempt_at, p.created_at, p.id
-        limit 1
-        for update of p skip locked
-      )
-    returning d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`.execute(db);
+          )`,
+        ],
+        orderBy: sql`p.attempts > 0, p.next_attempt_at, p.created_at, p.id`,
+        limit: 1,
+        lock: "update",
+      },
+      from: { table: sql`watches as w`, on: sql<boolean>`w.id = d.watch_id` },
+      returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`,
+    },
+  );
   const r = rows[0];
   return r && { id: r.id, watchId: r.watch_id, payload: r.payload, attempts: r.attempts, webhookUrl: r.webhook_url, signingKey: r.signing_key };
 }
@@ -74,23 +82,23 @@ export async function recordAttempt(
 ): Promise<AttemptResult> {
   const attempts = d.attempts + 1;
   const result: AttemptResult = outcome.delivered ? "delivered" : attempts >= MAX_ATTEMPTS ? "failed" : "retrying";
-  const updated = await db
-    .updateTable("webhook_deliveries")
-    .set({
+  const c: Omit<Completion<"webhook_deliveries">, "due"> = {
+    owner,
+    key: d.id,
+    where: { status: "pending" },
+    set: {
       attempts,
       status: result === "retrying" ? "pending" : result,
       last_response_code: outcome.statusCode,
       last_error: outcome.delivered ? null : outcome.error,
       delivered_at: outcome.delivered ? now : null,
-      next_attempt_at: result === "retrying" ? new Date(now.getTime() + retryDelayMs(attempts, random)) : now,
-      lease_owner: null,
-      lease_until: null,
-    })
-    .where("id", "=", d.id)
-    .where("lease_owner", "=", owner)
-    .where("status", "=", "pending")
-    .executeTakeFirst();
-  return updated.numUpdatedRows > 0n ? result : "lost";
+    },
+  };
+  const written =
+    result === "retrying"
+      ? (await fail(db, DELIVERIES, { ...c, now, failures: attempts, backoff: DELIVERY_BACKOFF, random })).written
+      : await complete(db, DELIVERIES, { ...c, due: now });
+  return written ? result : "lost";
 }
 
 /** Alerts still waiting for a watch that expired are closed: an expired watch stops. */

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { DbDialect } from "../../db/client.js";
+import { LOCKS, runExclusive } from "../../db/jobs/exclusive.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
-import { EVALUATE_LOCK_KEY } from "./constants.js";
 import { knownStates, planTransitions, type TransitionPlan } from "./plan-transitions.js";
 import { isLive } from "./watch-activity.js";
 import { watchedVerdicts } from "./watched-verdicts.js";
@@ -21,42 +22,43 @@ const CHUNK = 2000;
 /**
  * Step (a) of an alerter tick: the state of every subscribed signal of every live watch,
  * compared with the last known one; each change stores the new state and enqueues its alert in
- * one transaction, so an alert is never lost nor queued twice. A transaction-scoped advisory
- * lock lets one process evaluate at a time; the others skip to delivering.
+ * one transaction, so an alert is never lost nor queued twice. One process evaluates at a time
+ * (runExclusive); the others skip to delivering.
  */
-export async function evaluateTransitions(deps: { db: Kysely<Database>; clock: Clock }): Promise<TransitionSummary> {
+export async function evaluateTransitions(deps: { db: Kysely<Database>; dialect: DbDialect; clock: Clock }): Promise<TransitionSummary> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
-    const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(EVALUATE_LOCK_KEY)}::bigint) as locked`.execute(trx);
-    if (!lock.rows[0]?.locked) return NONE;
-    const watches = await trx
-      .selectFrom("watches as w")
-      .select(["w.id", "w.url", "w.url_normalized", "w.signals", "w.alerts_remaining", "w.listing_id"])
-      .where(isLive("w", now))
-      .execute();
-    if (watches.length === 0) return NONE;
-    const verdicts = await watchedVerdicts(trx, now);
-    const states = await trx
-      .selectFrom("watch_signal_state as s")
-      .select(["s.watch_id", "s.signal", "s.state"])
-      .where("s.watch_id", "in", trx.selectFrom("watches as w").select("w.id").where(isLive("w", now)))
-      .execute();
-    const plan = planTransitions(watches, verdicts, knownStates(states), now);
-    await writePlan(trx, plan, now);
-    const sent = plan.deliveries.filter((d) => d.status === "pending");
-    return {
-      watches: watches.length,
-      alerts: plan.deliveries.length,
-      fired: plan.deliveries.filter((d) => d.state === "fired").length,
-      cleared: plan.deliveries.filter((d) => d.state === "cleared").length,
-      skippedQuota: plan.deliveries.length - sent.length,
-    };
-  });
+  const done = await runExclusive(deps, LOCKS.alerterEvaluation, (trx) => evaluate(trx, now), { atomic: true });
+  return done.ran ? done.value : NONE;
+}
+
+async function evaluate(trx: Kysely<Database>, now: Date): Promise<TransitionSummary> {
+  const watches = await trx
+    .selectFrom("watches as w")
+    .select(["w.id", "w.url", "w.url_normalized", "w.signals", "w.alerts_remaining", "w.listing_id"])
+    .where(isLive("w", now))
+    .execute();
+  if (watches.length === 0) return NONE;
+  const verdicts = await watchedVerdicts(trx, now);
+  const states = await trx
+    .selectFrom("watch_signal_state as s")
+    .select(["s.watch_id", "s.signal", "s.state"])
+    .where("s.watch_id", "in", trx.selectFrom("watches as w").select("w.id").where(isLive("w", now)))
+    .execute();
+  const plan = planTransitions(watches, verdicts, knownStates(states), now);
+  await writePlan(trx, plan, now);
+  const sent = plan.deliveries.filter((d) => d.status === "pending");
+  return {
+    watches: watches.length,
+    alerts: plan.deliveries.length,
+    fired: plan.deliveries.filter((d) => d.state === "fired").length,
+    cleared: plan.deliveries.filter((d) => d.state === "cleared").length,
+    skippedQuota: plan.deliveries.length - sent.length,
+  };
 }
 
 const chunks = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => JSON.stringify(rows.slice(i * CHUNK, (i + 1) * CHUNK)));
 
-async function writePlan(trx: Transaction<Database>, plan: TransitionPlan, now: Date): Promise<void> {
+async function writePlan(trx: Kysely<Database>, plan: TransitionPlan, now: Date): Promise<void> {
   const at = now.toISOString();
   for (const json of chunks(plan.states)) {
     await sql`

@@ -1,32 +1,13 @@
 import dns from "node:dns";
 import type { LookupAddress, LookupAllOptions } from "node:dns";
-import ipaddr from "ipaddr.js";
-import { isPublicAddress, SsrfBlockedError, type LookupFunction } from "../../lib/ssrf-guard.js";
+import { webhookAddressAllowed } from "../../contracts/watch/webhook-url.js";
+import { SsrfBlockedError, type LookupFunction } from "../../lib/ssrf-guard.js";
 
 /**
- * Which addresses a webhook may reach. Always: globally routed unicast (the SSRF guard's
- * isPublicAddress). With ALLOW_PRIVATE_WEBHOOKS, loopback too, for tests and demos; private
- * ranges, link-local, cloud metadata and the rest stay refused even then.
+ * Which addresses a webhook may reach: the rule the request schema applies to literals
+ * (src/contracts), applied here again to every address a name resolves to.
  */
-
-const bare = (ip: string) => (ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip);
-
-/** 127.0.0.0/8, ::1, and IPv4-mapped loopback, in any notation ipaddr.js reads. */
-export function isLoopbackAddress(ip: string): boolean {
-  const text = bare(ip);
-  if (!ipaddr.isValid(text)) return false;
-  const parsed = ipaddr.process(text);
-  return parsed.range() === "loopback";
-}
-
-export const webhookAddressAllowed = (ip: string, allowPrivate: boolean): boolean =>
-  isPublicAddress(ip) || (allowPrivate && isLoopbackAddress(ip));
-
-/** RFC 6761: localhost and its subdomains never leave the machine. */
-export const isLocalhostName = (host: string): boolean => {
-  const h = host.toLowerCase().replace(/\.$/, "");
-  return h === "localhost" || h.endsWith(".localhost");
-};
+export { isLocalhostName, webhookAddressAllowed } from "../../contracts/watch/webhook-url.js";
 
 export const systemLookup: LookupFunction = (hostname, options, callback) =>
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => callback(err, addresses));

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from "kysely";
+import { WHATS_NEW_LIMIT } from "../../contracts/catalog/limits.js";
+import type { DbHandle } from "../../db/client.js";
+import { perGeneration } from "../../db/read-models/per-generation.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
-import { perGeneration } from "../signals/verdict-generation.js";
 import { CatalogTimeline } from "./catalog-timeline.js";
 
-export const WHATS_NEW = { defaultWindowMs: 24 * 3_600_000, maxAgeMs: 30 * 86_400_000, clockSkewMs: 60_000, defaultLimit: 200, maxLimit: 500 } as const;
+export const WHATS_NEW = { defaultWindowMs: 24 * 3_600_000, maxAgeMs: 30 * 86_400_000, clockSkewMs: 60_000, defaultLimit: WHATS_NEW_LIMIT.default, maxLimit: WHATS_NEW_LIMIT.max } as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -17,8 +19,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * entries of the timeline's two lanes, so the entries of the first maxLimit of each lane are
  * described once per generation too; a call only reads the polls live.
  */
-export function createWhatsNewService(db: Kysely<Database>, clock: Clock) {
-  const current = perGeneration(db, async () => {
+export function createWhatsNewService(handle: Pick<DbHandle, "db" | "generation">, clock: Clock) {
+  const { db } = handle;
+  const current = perGeneration(handle, async () => {
     const timeline = await CatalogTimeline.load(db, clock.now());
     const { addedIds, removedIds } = timeline.window(new Date(0), WHATS_NEW.maxLimit);
     const [added, removed] = await Promise.all([listingsById(db, addedIds), listingsById(db, removedIds)]);

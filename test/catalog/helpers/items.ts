@@ -1,4 +1,4 @@
-import { NETWORK_INFO } from "../../../src/chain/networks.js";
+import { NETWORK_INFO } from "../../../src/lib/networks.js";
 import type { BazaarItem } from "../../../src/services/catalog/bazaar-page.js";
 
 /** Catalog items as the Bazaar serves them (v2 and v1 shapes), for tests. */

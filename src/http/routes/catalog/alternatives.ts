@@ -1,5 +1,5 @@
 import { withDeadline } from "../../../lib/transient-errors.js";
-import { alternativesContract } from "../../contracts/catalog.js";
+import { alternativesContract } from "../../../contracts/catalog/routes.js";
 import { defineRoute } from "../../registry.js";
 
 /** Spec 8: the alternatives database budget. */
@@ -18,6 +18,6 @@ export const alternativesRoute = defineRoute({
       candidate_count: 4,
     },
   },
-  handler: ({ body }, { app }) =>
-    withDeadline("alternatives database", ALTERNATIVES_DB_BUDGET_MS, () => app.services.alternatives.find({ url: body.url, taskClass: body.taskClass, limit: body.limit })),
+  handler: ({ body }, { services }) =>
+    withDeadline("alternatives database", ALTERNATIVES_DB_BUDGET_MS, () => services.alternatives.find({ url: body.url, taskClass: body.taskClass, limit: body.limit })),
 });

@@ -1,4 +1,4 @@
-import { decoysContract } from "../../contracts/catalog.js";
+import { decoysContract } from "../../../contracts/catalog/routes.js";
 import { defineRoute } from "../../registry.js";
 
 export const decoysRoute = defineRoute({
@@ -32,5 +32,5 @@ export const decoysRoute = defineRoute({
       ],
     },
   },
-  handler: (_input, { app }) => app.services.blacklist.decoys(app.clock.now()),
+  handler: (_input, { services }) => services.blacklist.decoys(services.now()),
 });

@@ -1,5 +1,5 @@
-import { WHATS_NEW } from "../../../services/whats-new/whats-new.js";
-import { whatsNewContract } from "../../contracts/catalog.js";
+import { WHATS_NEW } from "../../../services/index.js";
+import { whatsNewContract } from "../../../contracts/catalog/routes.js";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 
@@ -18,16 +18,16 @@ export const whatsNewRoute = defineRoute({
       limit: 200,
     },
   },
-  check: ({ body }, app) => {
+  check: ({ body }, services) => {
     if (!body.since) return;
     const since = Date.parse(body.since);
-    const now = app.clock.now().getTime();
+    const now = services.now().getTime();
     if (since < now - WHATS_NEW.maxAgeMs) throw badRequest("since: must not be older than 30 days");
     if (since > now + WHATS_NEW.clockSkewMs) throw badRequest("since: must not be in the future");
   },
-  handler: async ({ body }, { app }) => {
-    const now = app.clock.now();
+  handler: async ({ body }, { services }) => {
+    const now = services.now();
     const since = body.since ? new Date(body.since) : new Date(now.getTime() - WHATS_NEW.defaultWindowMs);
-    return app.services.whatsNew.changes(since, body.limit, now);
+    return services.whatsNew.changes(since, body.limit, now);
   },
 });

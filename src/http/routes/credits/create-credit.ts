@@ -1,7 +1,7 @@
-import { createCreditContract } from "../../contracts/credits.js";
+import { createCreditContract } from "../../../contracts/credits/routes.js";
 import { ApiError } from "../../errors.js";
 import { defineRoute, type HandlerContext } from "../../registry.js";
-import type { Credit } from "../../../services/credits/credits-service.js";
+import type { Credit } from "../../../services/index.js";
 
 export const bundleBody = (c: Credit, base: string) => ({
   creditId: c.creditId,
@@ -31,18 +31,18 @@ export const createCreditRoute = defineRoute({
   },
   handler: async (_input, ctx) => {
     const payment = paidBy(ctx);
-    const credit = await ctx.app.services.credits.mint({ paymentId: payment.paymentId, payer: payment.payer, network: payment.network, amountAtomic: payment.amountAtomic });
-    return bundleBody(credit, ctx.app.config.publicBaseUrl);
+    const credit = await ctx.services.credits.mint({ paymentId: payment.paymentId, payer: payment.payer, network: payment.network, amountAtomic: payment.amountAtomic });
+    return bundleBody(credit, ctx.publicBaseUrl);
   },
   // The bundle id is a bearer token and the payment is public on chain: only the payer's own
   // payment-identifier gets it back (docs/payments.md).
   onReplay: async (paymentId, ctx) => {
-    const credit = paymentId ? await ctx.app.services.credits.findByPayment(paymentId) : undefined;
+    const credit = paymentId ? await ctx.services.credits.findByPayment(paymentId) : undefined;
     throw new ApiError(
       409,
       "credit_already_minted",
       credit ? "this payment already minted a credit bundle; it is returned in `credit`" : "this payment already minted a credit bundle; it is returned only to a retry that carries the original payment-identifier",
-      { credit: credit ? bundleBody(credit, ctx.app.config.publicBaseUrl) : null },
+      { credit: credit ? bundleBody(credit, ctx.publicBaseUrl) : null },
     );
   },
 });

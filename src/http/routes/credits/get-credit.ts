@@ -1,4 +1,4 @@
-import { getCreditContract } from "../../contracts/credits.js";
+import { getCreditContract } from "../../../contracts/credits/routes.js";
 import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 
@@ -19,15 +19,15 @@ export const getCreditRoute = defineRoute({
       paymentNetwork: "eip155:84532",
     },
   },
-  handler: async ({ params }, { app }) => {
-    const c = await app.services.credits.get(params.id);
+  handler: async ({ params }, { services }) => {
+    const c = await services.credits.get(params.id);
     if (!c) throw new ApiError(404, "credit_not_found", "no credit bundle with this id");
     return {
       creditId: c.creditId,
       balance: c.balance,
       initialBalance: c.initialBalance,
       used: c.initialBalance - c.balance,
-      expired: c.expiresAt.getTime() <= app.clock.now().getTime(),
+      expired: c.expiresAt.getTime() <= services.now().getTime(),
       paidAmount: c.paidAmount,
       payerAddress: c.payerAddress,
       createdAt: c.createdAt.toISOString(),

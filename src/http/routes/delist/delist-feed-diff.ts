@@ -1,25 +1,24 @@
-import { DELIST } from "../../../services/delist/constants.js";
-import { delistDiff } from "../../../services/delist/feed.js";
-import { delistFeedDiffContract } from "../../contracts/delist.js";
+import { DELIST } from "../../../services/index.js";
+import { delistFeedDiffContract } from "../../../contracts/delist/routes.js";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { DIFF_EXAMPLE } from "./examples.js";
+import { DIFF_EXAMPLE } from "../../../contracts/delist/examples.js";
 
 export const TOO_OLD_MESSAGE = "since is older than 48 hours: take a full snapshot with POST /api/v1/delist-feed first, then poll the diff";
 
 export const delistFeedDiffRoute = defineRoute({
   ...delistFeedDiffContract,
   examples: { request: { since: "2026-11-19T12:00:00Z", scope: "all" }, response: DIFF_EXAMPLE },
-  check: ({ body }, app) => {
+  check: ({ body }, services) => {
     if (!body.since) return;
     const since = Date.parse(body.since);
-    const now = app.clock.now().getTime();
+    const now = services.now().getTime();
     if (since < now - DELIST.diffMaxWindowMs) throw badRequest(TOO_OLD_MESSAGE);
     if (since > now + DELIST.clockSkewMs) throw badRequest("since: must not be in the future");
   },
-  handler: async ({ body }, { app }) => {
-    const now = app.clock.now();
+  handler: async ({ body }, { services }) => {
+    const now = services.now();
     const since = body.since ? new Date(Math.min(Date.parse(body.since), now.getTime())) : new Date(now.getTime() - DELIST.diffDefaultWindowMs);
-    return delistDiff(app, { since, scope: body.scope, limit: body.limit });
+    return services.delist.diff({ since, scope: body.scope, limit: body.limit });
   },
 });

@@ -1,10 +1,9 @@
-import { forensicsContract } from "../../contracts/preflight.js";
+import { forensicsContract } from "../../../contracts/preflight/routes.js";
 import { defineRoute } from "../../registry.js";
-import { FORENSICS_EXAMPLE } from "./examples.js";
+import { FORENSICS_EXAMPLE } from "../../../contracts/preflight/examples.js";
 
 export const forensicsRoute = defineRoute({
   ...forensicsContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: FORENSICS_EXAMPLE },
-  prepare: ({ body }, app) => app.services.reports.find([body.url]),
-  handler: ({ body }, { app }, rows) => app.services.reports.forensics(body.url, rows),
+  handler: ({ body }, { services }) => services.reports.forensics(body.url),
 });

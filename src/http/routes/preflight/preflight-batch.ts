@@ -1,6 +1,6 @@
-import { preflightBatchContract } from "../../contracts/preflight.js";
+import { preflightBatchContract } from "../../../contracts/preflight/routes.js";
 import { defineRoute } from "../../registry.js";
-import { PREFLIGHT_EXAMPLE } from "./examples.js";
+import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
 
 const { proxy_markup: _m, wildcard_402_detected: _w, ...batchEvidence } = PREFLIGHT_EXAMPLE.evidence;
 const { observed_at: _o, ...element } = PREFLIGHT_EXAMPLE;
@@ -17,6 +17,5 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  prepare: ({ body }, app) => app.services.reports.find(body.urls),
-  handler: ({ body }, { app }, rows) => app.services.reports.batch(body.urls, rows),
+  handler: ({ body }, { services }) => services.reports.batch(body.urls),
 });

@@ -1,15 +1,13 @@
-import { issueCertificate } from "../../../services/certificates/issue.js";
 import { NotVerified } from "../../../services/errors.js";
-import { createCertificateContract } from "../../contracts/verified.js";
+import { createCertificateContract } from "../../../contracts/verified/routes.js";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE } from "./examples.js";
+import { CERTIFICATE_EXAMPLE } from "../../../contracts/verified/examples.js";
 
 export const createCertificateRoute = defineRoute({
   ...createCertificateContract,
   examples: { request: { url: "https://weather.example/*", name: "Skycast Weather" }, response: CERTIFICATE_EXAMPLE },
   handler: async ({ body }, ctx) => {
-    const { db, clock, config } = ctx.app;
-    const result = await issueCertificate({ db: db.db, clock, publicBaseUrl: config.publicBaseUrl }, { url: body.url, name: body.name, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null });
+    const result = await ctx.services.certificates.issue({ url: body.url, name: body.name, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null });
     if (result.verified) return result.certificate;
     throw new NotVerified(
       { url: result.url, name: result.name },

@@ -1,8 +1,7 @@
-import { viewCertificate } from "../../../services/certificates/live-state.js";
-import { getCertificateContract } from "../../contracts/verified.js";
+import { getCertificateContract } from "../../../contracts/verified/routes.js";
 import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE, CRITERIA_EXAMPLE } from "./examples.js";
+import { CERTIFICATE_EXAMPLE, CRITERIA_EXAMPLE } from "../../../contracts/verified/examples.js";
 
 const { certId, name, url, tier, issuedAt, validUntil, badgeUrl, pageUrl, jwksUrl, jws } = CERTIFICATE_EXAMPLE;
 
@@ -11,8 +10,8 @@ export const getCertificateRoute = defineRoute({
   examples: {
     response: { certId, name, url, tier, state: "verified", lapsed_because: [], issuedAt, validUntil, checkedAt: "2026-11-21T08:00:00.000Z", badgeUrl, pageUrl, jwksUrl, jws, criteria: CRITERIA_EXAMPLE },
   },
-  handler: async ({ params }, { app }) => {
-    const v = await viewCertificate({ db: app.db.db, clock: app.clock, publicBaseUrl: app.config.publicBaseUrl }, params.certId);
+  handler: async ({ params }, { services }) => {
+    const v = await services.certificates.view(params.certId);
     if (!v) throw new ApiError(404, "certificate_not_found", "no certificate with this id");
     return {
       certId: v.certId, name: v.name, url: v.url, tier: v.tier, state: v.state, lapsed_because: v.lapsedBecause,

@@ -1,9 +1,8 @@
-import type { WarningCode } from "../../../services/signals/constants.js";
-import { createWatch, type CreatedWatch } from "../../../services/watch/create-watch.js";
-import { createWatchContract } from "../../contracts/watch.js";
+import type { CreatedWatch, WarningCode } from "../../../services/index.js";
+import { createWatchContract } from "../../../contracts/watch/routes.js";
 import { defineRoute } from "../../registry.js";
-import { DELIVERY_FORMAT } from "./delivery-format.js";
-import { CREATED_EXAMPLE } from "./examples.js";
+import { DELIVERY_FORMAT } from "../../../contracts/watch/delivery-format.js";
+import { CREATED_EXAMPLE } from "../../../contracts/watch/examples.js";
 
 const createdBody = (w: CreatedWatch, base: string) => ({
   watchId: w.watchId,
@@ -27,10 +26,9 @@ export const createWatchRoute = defineRoute({
     response: CREATED_EXAMPLE,
   },
   handler: async ({ body }, ctx) => {
-    const watch = await createWatch(
-      { db: ctx.app.db.db, clock: ctx.app.clock, rules: { allowPrivate: ctx.app.config.allowPrivateWebhooks } },
-      { url: body.url, webhookUrl: body.webhookUrl, signals: body.signals as WarningCode[] | undefined, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null },
-    );
-    return createdBody(watch, ctx.app.config.publicBaseUrl);
+    const watch = await ctx.services.watch.create({
+      url: body.url, webhookUrl: body.webhookUrl, signals: body.signals as WarningCode[] | undefined, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null,
+    });
+    return createdBody(watch, ctx.publicBaseUrl);
   },
 });

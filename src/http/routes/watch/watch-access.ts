@@ -1,4 +1,4 @@
-import type { WatchStatus } from "../../../services/watch/watch-status.js";
+import type { WatchStatus } from "../../../services/index.js";
 import { ApiError } from "../../errors.js";
 import type { HandlerContext } from "../../registry.js";
 

@@ -1,0 +1,30 @@
+/**
+ * The codes an answer can carry: preflight and forensics warnings, blacklist reasons and
+ * alternatives' match reasons. docs/signals.md explains each; the services decide them.
+ */
+export const PREFLIGHT_CODES = [
+  "unknown_endpoint",
+  "no_history",
+  "dead",
+  "zombie",
+  "decoy_price_extreme",
+  "suspicious_high_price",
+  "slow",
+  "new_provider",
+  "never_paid_zombie",
+  "proxy_markup",
+  "wildcard_402",
+  "spa_fallback",
+] as const;
+export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
+export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;
+
+export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
+export type ForensicsCode = (typeof FORENSICS_CODES)[number];
+export type WarningCode = PreflightCode | ForensicsCode;
+export type BlacklistReason = (typeof BLACKLIST_REASONS)[number];
+export const ALL_CODES: readonly WarningCode[] = [...PREFLIGHT_CODES, ...FORENSICS_CODES];
+
+/** Why an alternative was picked, best tier first. */
+export const MATCH_REASONS = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"] as const;
+export type MatchReason = (typeof MATCH_REASONS)[number];

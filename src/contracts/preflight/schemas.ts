@@ -1,0 +1,148 @@
+import { z } from "@hono/zod-openapi";
+import { ALL_CODES } from "../codes.js";
+import { dateTime } from "../common.js";
+
+/** Spec 2.1–2.6: the preflight report, its batch element, and the forensics superset. */
+
+export const WarningCodeSchema = z.enum(ALL_CODES as unknown as [string, ...string[]]).openapi("WarningCode");
+export const RecommendedActionSchema = z.enum(["pay", "skip", "use_alternatives", "investigate"]).openapi("RecommendedAction");
+const EffectiveCountBasis = z.enum(["sitemap_url_count", "manifest_resource_count", "canonical_homepage"]).nullable();
+
+export const ProxyMarkupSchema = z
+  .object({
+    detected: z.literal(true),
+    confidence: z.enum(["medium", "high"]),
+    observed_price_usdc: z.number().nullable(),
+    reference_price_usdc: z.number().nullable(),
+    estimated_markup_ratio: z.number().nullable(),
+    basis: z.enum(["service_median", "x402_floor"]),
+    evidence: z.array(z.string()),
+  })
+  .openapi("ProxyMarkup");
+
+export const MetadataSchema = z
+  .object({
+    url: z.string(),
+    service: z.string(),
+    service_id: z.string(),
+    price_usdc: z.string().describe("decimal; empty string when no price is known"),
+    currency: z.string(),
+    uptime_1h_pct: z.number().int().nullable(),
+    avg_latency_ms: z.number().int().nullable(),
+    is_active: z.boolean(),
+    proxy_markup: ProxyMarkupSchema.optional().describe("present only when warnings include proxy_markup"),
+    wildcard_402_detected: z.boolean(),
+    wildcard_402_checked_at: dateTime().nullable(),
+    spa_fallback_detected: z.boolean(),
+    spa_fallback_checked_at: dateTime().nullable(),
+    effective_count_basis: EffectiveCountBasis,
+  })
+  .openapi("Metadata");
+
+export const EvidenceSchema = z
+  .object({
+    probes_1h: z.number().int(),
+    healthy_1h: z.number().int(),
+    errors_30m: z.number().int(),
+    price_amount_usdc: z.string().nullable(),
+    service_age_hours: z.number().nullable(),
+    proxy_markup: z.union([ProxyMarkupSchema, z.object({ detected: z.literal(false) })]),
+    wildcard_402_detected: z.boolean(),
+  })
+  .openapi("Evidence");
+
+const verdictFields = {
+  ok: z.boolean().describe("true only when no critical warning fires"),
+  warnings: z.array(WarningCodeSchema),
+  risk_score: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1).describe("below 0.4 the verdict is a hint only"),
+  recommended_action: RecommendedActionSchema,
+  reason_codes: z.array(WarningCodeSchema),
+};
+
+export const PreflightReportSchema = z
+  .object({
+    ...verdictFields,
+    metadata: MetadataSchema,
+    observed_at: dateTime(),
+    evidence: EvidenceSchema,
+  })
+  .openapi("PreflightReport");
+
+export const BatchElementSchema = z
+  .object({
+    url: z.string().describe("the input URL"),
+    ...verdictFields,
+    metadata: MetadataSchema.extend({ established: z.boolean(), has_free_trial: z.boolean() }),
+    evidence: EvidenceSchema.omit({ proxy_markup: true, wildcard_402_detected: true }),
+  })
+  .openapi("BatchElement");
+
+export const BatchEnvelopeSchema = z
+  .object({
+    results: z.array(BatchElementSchema).describe("one per deduplicated input URL, in input order"),
+    summary: z.object({
+      total: z.number().int(),
+      ok: z.number().int(),
+      blocked: z.number().int(),
+      by_recommended_action: z.record(z.string(), z.number().int()),
+    }),
+    observed_at: dateTime(),
+    paid_amount: z.literal("0.025"),
+    effective_price_per_url: z.string().describe("paid_amount divided by the deduplicated URL count"),
+  })
+  .openapi("BatchEnvelope");
+
+const nInt = () => z.number().int().nullable();
+
+export const ForensicsReportSchema = z
+  .object({
+    ...verdictFields,
+    metadata: MetadataSchema,
+    observed_at: dateTime(),
+    decoy_probability: z.number().min(0).max(1),
+    uptime: z.object({
+      probes_7d: z.number().int(),
+      healthy_7d: z.number().int(),
+      errors_7d: z.number().int(),
+      uptime_7d_pct: nInt(),
+      uptime_1h_pct: nInt(),
+      avg_latency_1h_ms: nInt(),
+      hourly: z.array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() })).describe("most recent first, about 168 buckets"),
+    }),
+    latency: z.object({ p50_ms: nInt(), p90_ms: nInt(), p99_ms: nInt(), max_ms: nInt() }),
+    status_codes: z.record(z.string(), z.number().int()).describe("HTTP status (or network_error) to count over 7 days"),
+    concentration: z.object({
+      group_size: z.number().int(),
+      raw_group_size: z.number().int(),
+      effective_group_size: z.number().int(),
+      catalog_total: z.number().int(),
+      raw_catalog_total: z.number().int(),
+      effective_catalog_total: z.number().int(),
+      concentration_pct: z.number().nullable(),
+      wildcard_402_detected: z.boolean(),
+      spa_fallback_detected: z.boolean(),
+      effective_count_basis: EffectiveCountBasis,
+      group_median_price_usdc: z.number().nullable(),
+      group_p90_price_usdc: z.number().nullable(),
+      price_ratio_to_median: z.number().nullable(),
+    }),
+    evidence: z.object({
+      probes_1h: z.number().int(),
+      healthy_1h: z.number().int(),
+      probes_7d: z.number().int(),
+      healthy_7d: z.number().int(),
+      errors_30m: z.number().int(),
+      price_amount_usdc: z.string().nullable(),
+      service_age_hours: z.number().nullable(),
+      concentration_pct: z.number().nullable(),
+      raw_concentration_group_size: nInt(),
+      effective_concentration_group_size: nInt(),
+      wildcard_402_detected: z.boolean(),
+      decoy_probability: z.number(),
+    }),
+  })
+  .openapi("ForensicsReport");
+
+export type PreflightReport = z.infer<typeof PreflightReportSchema>;
+export type ForensicsReport = z.infer<typeof ForensicsReportSchema>;

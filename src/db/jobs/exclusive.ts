@@ -1,0 +1,38 @@
+import { sql, type Kysely } from "kysely";
+import type { DbDialect } from "../client.js";
+import type { Database } from "../schema.js";
+
+/**
+ * The advisory-lock keys of the tasks that run once at a time across processes, in one list so
+ * no two tasks share one. Any fixed 64-bit integers; the first two are the values used before.
+ */
+export const LOCKS = {
+  verdictRecompute: 402_000_001n,
+  alerterEvaluation: 4_020_402_402_007n,
+  datasetBuild: 402_000_003n,
+} as const;
+
+export type Exclusive<T> = { ran: true; value: T } | { ran: false };
+
+/**
+ * Runs `fn` unless another process runs the task with this key right now, in which case it
+ * skips (it does not wait). On PostgreSQL that is a transaction-level advisory lock and `fn`
+ * gets the transaction; PGlite has one process, so `fn` just runs, in a transaction only when
+ * `atomic` asks for one (its writes must commit together).
+ */
+export async function runExclusive<T>(
+  h: { db: Kysely<Database>; dialect: DbDialect },
+  key: bigint,
+  fn: (db: Kysely<Database>) => Promise<T>,
+  opts: { atomic?: boolean } = {},
+): Promise<Exclusive<T>> {
+  if (h.dialect === "pglite") {
+    const value = opts.atomic ? await h.db.transaction().execute(fn) : await fn(h.db);
+    return { ran: true, value };
+  }
+  return h.db.transaction().execute(async (tx): Promise<Exclusive<T>> => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(key.toString())}::bigint) as locked`.execute(tx);
+    if (!rows[0]?.locked) return { ran: false };
+    return { ran: true, value: await fn(tx) };
+  });
+}

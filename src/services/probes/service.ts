@@ -1,0 +1,21 @@
+import type { Registry } from "prom-client";
+import type { DbHandle } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
+import type { Logger } from "../../lib/log.js";
+import { createProbeRunner, type ProberOptions } from "./probe-runner.js";
+
+export interface ProbesConfig {
+  publicBaseUrl: string;
+  probeIntervalSeconds: number;
+  allowPrivateTargets: boolean;
+}
+
+/** The prober's work as the job runtime runs it: each prober process makes one runner. */
+export function createProbesService(db: DbHandle, clock: Clock, log: Logger, metrics: Registry, config: ProbesConfig) {
+  return {
+    /** `runLog`: the worker's logger (its fields name the worker). */
+    runner: (opts: ProberOptions = {}, runLog: Logger = log) => createProbeRunner({ db, clock, log: runLog, metrics, ...config }, opts),
+  };
+}
+
+export type ProbesService = ReturnType<typeof createProbesService>;
