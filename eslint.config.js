@@ -54,6 +54,6 @@ export default tseslint.config(
   // Packages too: the contracts folder becomes a package whose only dependencies are these.
   {
     files: ["src/contracts/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi|ipaddr\\.js)$)", message: "contracts import only each other, zod (@hono/zod-openapi) and ipaddr.js" }] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi)$)", message: "contracts import only each other and zod (@hono/zod-openapi)" }] }] },
   },
 );

@@ -3,7 +3,7 @@ import { ALL_CODES } from "../codes.js";
 import { dateTime, httpUrlField } from "../common.js";
 import { WarningCodeSchema } from "../preflight/schemas.js";
 import { MAX_SIGNALS } from "./limits.js";
-import { webhookUrlProblem } from "./webhook-url.js";
+import { webhookUrlSyntaxProblem } from "./webhook-url.js";
 
 const signalName = z.enum(ALL_CODES as unknown as [string, ...string[]], {
   error: `unknown signal; use a preflight or forensics warning code: ${ALL_CODES.join(", ")}`,
@@ -13,10 +13,10 @@ export const CreateWatchBody = z.object({
   url: httpUrlField().describe("the x402 endpoint to watch (http or https; catalogued or not)"),
   webhookUrl: z
     .string({ error: "must be a string" })
-    // What can be refused without knowing the deployment: malformed, userinfo, private literals.
-    // https-only, loopback and DNS are checked against the configuration before anything is stored.
+    // What the text alone refuses whatever the deployment: malformed, userinfo. Private literals
+    // are refused by the route's check; https-only, loopback and DNS when the watch is created.
     .superRefine((v, ctx) => {
-      const problem = webhookUrlProblem(v, { allowPrivate: true });
+      const problem = webhookUrlSyntaxProblem(v, { allowPrivate: true });
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     })
     .describe("https receiver of the alerts; must not carry userinfo nor point at a private, loopback, link-local or metadata address"),

@@ -10,7 +10,7 @@ import { createWatch, type CreateWatchInput } from "./create-watch.js";
 import { watchMetrics } from "./metrics.js";
 import { createWebhookDispatcher } from "./webhook-dispatcher.js";
 import { unsubscribeWatch, watchStatus } from "./watch-status.js";
-import type { WebhookRules } from "./webhook-url.js";
+import { literalAddressProblem, type WebhookRules } from "./webhook-url.js";
 
 export interface AlerterOptions {
   log: Logger;
@@ -31,6 +31,8 @@ export function createWatchService(handle: DbHandle, clock: Clock, metrics: Regi
   const { db } = handle;
   const deps = { db, clock };
   return {
+    /** A webhook URL naming a non-public, non-loopback IP literal: refused before payment whatever the deployment. */
+    literalProblem: (webhookUrl: string) => literalAddressProblem(webhookUrl, { allowPrivate: true }),
     create: (input: CreateWatchInput) => createWatch({ db, clock, rules }, input),
     status: (id: string, secret: string | undefined) => watchStatus(deps, id, secret),
     unsubscribe: (id: string, secret: string | undefined) => unsubscribeWatch(deps, id, secret),

@@ -1,13 +1,23 @@
 import dns from "node:dns";
 import type { LookupAddress, LookupAllOptions } from "node:dns";
-import { webhookAddressAllowed } from "../../contracts/watch/webhook-url.js";
-import { SsrfBlockedError, type LookupFunction } from "../../lib/ssrf-guard.js";
+import ipaddr from "ipaddr.js";
+import { isPublicAddress, SsrfBlockedError, type LookupFunction } from "../../lib/ssrf-guard.js";
 
 /**
- * Which addresses a webhook may reach: the rule the request schema applies to literals
- * (src/contracts), applied here again to every address a name resolves to.
+ * Which addresses a webhook may reach. Always: globally routed unicast (the SSRF guard's
+ * isPublicAddress). With ALLOW_PRIVATE_WEBHOOKS, loopback too, for tests and demos; private
+ * ranges, link-local, cloud metadata and the rest stay refused even then.
  */
-export { isLocalhostName, webhookAddressAllowed } from "../../contracts/watch/webhook-url.js";
+
+const bare = (ip: string) => (ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip);
+
+/** 127.0.0.0/8, ::1, and IPv4-mapped loopback, in any notation ipaddr.js reads. */
+export function isLoopbackAddress(ip: string): boolean {
+  const text = bare(ip);
+  return ipaddr.isValid(text) && ipaddr.process(text).range() === "loopback";
+}
+
+export const webhookAddressAllowed = (ip: string, allowPrivate: boolean): boolean => isPublicAddress(ip) || (allowPrivate && isLoopbackAddress(ip));
 
 export const systemLookup: LookupFunction = (hostname, options, callback) =>
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => callback(err, addresses));

@@ -1,10 +1,23 @@
 import { isIpLiteral, type LookupFunction } from "../../lib/ssrf-guard.js";
-import { webhookAddressAllowed, webhookUrlProblem, type WebhookRules } from "../../contracts/watch/webhook-url.js";
+import { webhookUrlSyntaxProblem, type WebhookRules } from "../../contracts/watch/webhook-url.js";
 import { SUBSCRIBE_DNS_TIMEOUT_MS } from "./constants.js";
-import { lookupAll, systemLookup } from "./webhook-address.js";
+import { lookupAll, systemLookup, webhookAddressAllowed } from "./webhook-address.js";
 
-// The check as written is wire vocabulary (the request schema runs it); DNS stays here.
-export { webhookUrlProblem, type WebhookRules };
+export type { WebhookRules };
+
+/**
+ * A host written as an IP literal in any notation (the URL parser canonicalises 2130706433,
+ * 0x7f.1 and 0177.0.0.1 to 127.0.0.1) that the rules do not allow, or undefined.
+ */
+export function literalAddressProblem(raw: string, rules: WebhookRules): string | undefined {
+  const host = URL.canParse(raw) ? new URL(raw).hostname : "";
+  if (!isIpLiteral(host) || webhookAddressAllowed(host, rules.allowPrivate)) return undefined;
+  return "must not point at a private, loopback, link-local or otherwise non-public address";
+}
+
+/** What is wrong with a webhook URL as written, or undefined: its syntax, then an IP literal's address. No network access. */
+export const webhookUrlProblem = (raw: string, rules: WebhookRules): string | undefined =>
+  webhookUrlSyntaxProblem(raw, rules) ?? literalAddressProblem(raw, rules);
 
 export type TargetCheck = { ok: true } | { ok: false; status: 400 | 503; message: string };
 

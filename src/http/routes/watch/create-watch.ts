@@ -1,5 +1,6 @@
 import type { CreatedWatch, WarningCode } from "../../../services/index.js";
 import { createWatchContract } from "../../../contracts/watch/routes.js";
+import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 import { DELIVERY_FORMAT } from "../../../contracts/watch/delivery-format.js";
 import { CREATED_EXAMPLE } from "../../../contracts/watch/examples.js";
@@ -24,6 +25,10 @@ export const createWatchRoute = defineRoute({
   examples: {
     request: { url: "https://tickerwire.example/prices/funding-rates", webhookUrl: "https://agent.example/hooks/lookout", signals: ["dead", "zombie", "decoy_price_extreme"] },
     response: CREATED_EXAMPLE,
+  },
+  check: ({ body }, services) => {
+    const problem = services.watch.literalProblem(body.webhookUrl);
+    if (problem) throw badRequest(`webhookUrl: ${problem}`);
   },
   handler: async ({ body }, ctx) => {
     const watch = await ctx.services.watch.create({
