@@ -6,7 +6,11 @@ import tseslint from "typescript-eslint";
 // The layers of docs/architecture.md, by the file an import resolves to. `except` lists what a
 // layer may still reach inside `from`.
 const zones = [
-  { target: "./src/services", from: ["./src/http", "./src/workers", "./src/context.ts", "./src/config.ts"], message: "services take what they need as arguments, not from http, workers, context or config" },
+  {
+    target: "./src/services",
+    from: ["./src/http", "./src/workers", "./src/context.ts", "./src/config.ts"],
+    message: "services take what they need as arguments, not from http, workers, context or config",
+  },
   { target: "./src/db", from: ["./src/services", "./src/http", "./src/workers"], message: "db knows no services, http or workers" },
   { target: "./src/lib", from: "./src", except: ["./lib"], message: "lib imports nothing of src outside lib" },
   { target: "./src/services", from: "./src/client", message: "services import no client code" },
@@ -54,6 +58,11 @@ export default tseslint.config(
   // Packages too: the contracts folder becomes a package whose only dependencies are these.
   {
     files: ["src/contracts/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi)$)", message: "contracts import only each other and zod (@hono/zod-openapi)" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi)$)", message: "contracts import only each other and zod (@hono/zod-openapi)" }] },
+      ],
+    },
   },
 );

@@ -41,9 +41,7 @@ function sha256(text: string): string {
 
 /** Compiles every contract; throws with solc's messages on any error or warning. */
 export function compileContracts(): ContractArtifacts {
-  const sources = Object.fromEntries(
-    Object.values(CONTRACTS).map((path) => [path, { content: readFileSync(join(ROOT, path), "utf8") }]),
-  );
+  const sources = Object.fromEntries(Object.values(CONTRACTS).map((path) => [path, { content: readFileSync(join(ROOT, path), "utf8") }]));
   const input = { language: "Solidity", sources, settings: SETTINGS };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
 

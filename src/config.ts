@@ -27,9 +27,7 @@ const seconds = (min: number, max: number) =>
     .min(min, `must be at least ${min} seconds`)
     .max(max, `must be at most ${max} seconds`);
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" })
-  .transform((u) => u.replace(/\/+$/, ""));
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8402),
@@ -79,7 +77,10 @@ const envSchema = z.object({
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === "") return undefined;
-      const urls = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const urls = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       for (const [n, u] of urls.entries()) {
         if (!URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol)) {
           // By position, not value: a catalog URL may carry an access token.
@@ -145,9 +146,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment. Throws ConfigError with one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const clean = Object.fromEntries(
-    Object.keys(envSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
-  );
+  const clean = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const parsed = envSchema.safeParse(clean);
   if (!parsed.success) {
     throw new ConfigError(
@@ -162,7 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const demoMode = e.CATALOG_URLS === undefined;
   const problems: string[] = [];
   if (e.NETWORK === "eip155:8453") {
-    if (!e.FACILITATOR_URL) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs FACILITATOR_URL: the local devnet facilitator only settles on eip155:84532");
+    if (!e.FACILITATOR_URL)
+      problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs FACILITATOR_URL: the local devnet facilitator only settles on eip155:84532");
     if (!e.PAY_TO) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs PAY_TO: the devnet account cannot receive real USDC");
     if (e.ALLOW_PRIVATE_WEBHOOKS) problems.push("config: ALLOW_PRIVATE_WEBHOOKS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
     if (e.ALLOW_PRIVATE_TARGETS) problems.push("config: ALLOW_PRIVATE_TARGETS=true is for tests and demos only and is refused with NETWORK=eip155:8453");

@@ -44,7 +44,15 @@ async function main(config: Config): Promise<void> {
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics });
-    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness, services: createServices({ db, clock: systemClock, log, metrics, config }) };
+    const ctx: AppContext = {
+      config,
+      db,
+      clock: systemClock,
+      log,
+      metrics,
+      readiness,
+      services: createServices({ db, clock: systemClock, log, metrics, config }),
+    };
     lifecycle.add("services", () => ctx.services.close());
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.

@@ -92,7 +92,12 @@ describe("config", () => {
   });
 
   it("parses roles and the facilitator auth header", () => {
-    const c = loadConfig({ ROLE: "api, prober", FACILITATOR_URL: "https://f.example/", PAY_TO: "0x1111111111111111111111111111111111111111", FACILITATOR_AUTH_HEADER: "Authorization: Bearer abc" });
+    const c = loadConfig({
+      ROLE: "api, prober",
+      FACILITATOR_URL: "https://f.example/",
+      PAY_TO: "0x1111111111111111111111111111111111111111",
+      FACILITATOR_AUTH_HEADER: "Authorization: Bearer abc",
+    });
     expect(c.roles).toEqual(["api", "prober"]);
     expect(c.facilitatorUrl).toBe("https://f.example");
     expect(c.facilitatorAuthHeader).toEqual({ name: "Authorization", value: "Bearer abc" });
@@ -105,7 +110,10 @@ describe("config: CDP API key", () => {
   const secret = Buffer.alloc(64, 7).toString("base64");
 
   it("takes the id and the secret together", () => {
-    expect(loadConfig({ ...remote, CDP_API_KEY_ID: "organizations/o/apiKeys/k", CDP_API_KEY_SECRET: secret }).cdpApiKey).toEqual({ keyId: "organizations/o/apiKeys/k", keySecret: secret });
+    expect(loadConfig({ ...remote, CDP_API_KEY_ID: "organizations/o/apiKeys/k", CDP_API_KEY_SECRET: secret }).cdpApiKey).toEqual({
+      keyId: "organizations/o/apiKeys/k",
+      keySecret: secret,
+    });
     expect(loadConfig(remote).cdpApiKey).toBeUndefined();
   });
 

@@ -81,12 +81,27 @@ export async function startBenchService(extraRoutes: AnyRouteDef[] = [], opts: {
 export async function benchCredit(ctx: AppContext): Promise<string> {
   const payment = await ctx.db.db
     .insertInto("payments")
-    .values({ authorization_key: `bench:${Date.now()}`, request_id: "bench", route: "credits", network: "eip155:84532", amount_atomic: "500000", status: "settled", tx_hash: `0xbench${Date.now()}` })
+    .values({
+      authorization_key: `bench:${Date.now()}`,
+      request_id: "bench",
+      route: "credits",
+      network: "eip155:84532",
+      amount_atomic: "500000",
+      status: "settled",
+      tx_hash: `0xbench${Date.now()}`,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const credit = await ctx.db.db
     .insertInto("credits")
-    .values({ balance: 100_000_000, initial_balance: 100_000_000, paid_amount: "0.5", payment_id: payment.id, payment_network: "eip155:84532", expires_at: new Date(Date.now() + 86_400_000) })
+    .values({
+      balance: 100_000_000,
+      initial_balance: 100_000_000,
+      paid_amount: "0.5",
+      payment_id: payment.id,
+      payment_network: "eip155:84532",
+      expires_at: new Date(Date.now() + 86_400_000),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return credit.id;

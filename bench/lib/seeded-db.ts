@@ -104,7 +104,10 @@ async function pgTemplate(serverUrl: string, listings: number): Promise<string> 
   try {
     await migrate(h.db);
     await seed(h, listings, now);
-    await h.db.insertInto("app_state").values({ key: SEED_KEY, value: JSON.stringify({ now: now.toISOString(), listings }), updated_at: now }).execute();
+    await h.db
+      .insertInto("app_state")
+      .values({ key: SEED_KEY, value: JSON.stringify({ now: now.toISOString(), listings }), updated_at: now })
+      .execute();
   } catch (err) {
     await h.close();
     await admin(serverUrl, `drop database if exists ${building} with (force)`);

@@ -35,13 +35,20 @@ const PROBE_INTERVAL_SECONDS = 60;
 const RATES = { trial: 100, batch: 5, forensics: 50, decoys: 1, alternatives: 50 } as const;
 
 const svc = await startBenchService(
-  [unpaid(preflightBatchRoute, "/bench/batch"), unpaid(forensicsRoute, "/bench/forensics"), unpaid(decoysRoute, "/bench/decoys"), unpaid(alternativesRoute, "/bench/alternatives")],
+  [
+    unpaid(preflightBatchRoute, "/bench/batch"),
+    unpaid(forensicsRoute, "/bench/forensics"),
+    unpaid(decoysRoute, "/bench/decoys"),
+    unpaid(alternativesRoute, "/bench/alternatives"),
+  ],
   { clock: systemClock },
 );
 const fleet = await spawnFleet(FLEET_HOSTS);
 await seedFleet(svc.db, fleet.port, FLEET_HOSTS, FLEET_PER_HOST, "fleet-svc-");
 // Steady state, not first sight: each fleet endpoint is due once somewhere in the next interval.
-await sql`update listings set next_probe_at = now() + random() * make_interval(secs => ${PROBE_INTERVAL_SECONDS}) where service_id like 'fleet-svc-%'`.execute(svc.db.db);
+await sql`update listings set next_probe_at = now() + random() * make_interval(secs => ${PROBE_INTERVAL_SECONDS}) where service_id like 'fleet-svc-%'`.execute(
+  svc.db.db,
+);
 const base = svc.server.url;
 const credit = await benchCredit(svc.ctx);
 const preflight = (seconds: number) =>
@@ -53,11 +60,30 @@ const prober = await startBenchProber();
 const probesBefore = await countProbes();
 const [underLoad, trial, batch, forensics, decoys, alternatives] = await Promise.all([
   preflight(SECONDS),
-  load({ url: `${base}/api/v1/preflight-trial`, body: () => JSON.stringify({ url: randomListing() }), perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }), seconds: SECONDS, connections: 4, rate: RATES.trial }),
-  load({ url: `${base}/bench/batch`, body: () => JSON.stringify({ urls: Array.from({ length: 50 }, () => randomListing()) }), seconds: SECONDS, connections: 1, rate: RATES.batch }),
+  load({
+    url: `${base}/api/v1/preflight-trial`,
+    body: () => JSON.stringify({ url: randomListing() }),
+    perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }),
+    seconds: SECONDS,
+    connections: 4,
+    rate: RATES.trial,
+  }),
+  load({
+    url: `${base}/bench/batch`,
+    body: () => JSON.stringify({ urls: Array.from({ length: 50 }, () => randomListing()) }),
+    seconds: SECONDS,
+    connections: 1,
+    rate: RATES.batch,
+  }),
   load({ url: `${base}/bench/forensics`, body: () => JSON.stringify({ url: randomListing() }), seconds: SECONDS, connections: 2, rate: RATES.forensics }),
   load({ url: `${base}/bench/decoys`, body: () => "{}", seconds: SECONDS, connections: 1, rate: RATES.decoys }),
-  load({ url: `${base}/bench/alternatives`, body: () => JSON.stringify({ url: randomListing(), limit: 5 }), seconds: SECONDS, connections: 2, rate: RATES.alternatives }),
+  load({
+    url: `${base}/bench/alternatives`,
+    body: () => JSON.stringify({ url: randomListing(), limit: 5 }),
+    seconds: SECONDS,
+    connections: 2,
+    rate: RATES.alternatives,
+  }),
 ]);
 const probed = (await countProbes()) - probesBefore;
 await prober.stop();
@@ -74,15 +100,22 @@ const phases = [
   [`catalog/decoys @${RATES.decoys}/s`, decoys],
   [`alternatives @${RATES.alternatives}/s`, alternatives],
 ] as const;
-console.log(`database: ${dialect}; ${SECONDS} s mixed phase; prober (${prober.shape}): ${probed} probes of the ${FLEET_HOSTS * FLEET_PER_HOST}-endpoint fleet during it (${(probed / SECONDS).toFixed(0)}/s)`);
+console.log(
+  `database: ${dialect}; ${SECONDS} s mixed phase; prober (${prober.shape}): ${probed} probes of the ${FLEET_HOSTS * FLEET_PER_HOST}-endpoint fleet during it (${(probed / SECONDS).toFixed(0)}/s)`,
+);
 for (const [name, r] of phases) console.log(summary(name, r));
 const errors = phases.slice(1).reduce((n, [, r]) => n + r.errors + r.non2xx, 0);
 const ratio = underLoad.requests.average / alone.requests.average;
 console.log(`targets: errors ${errors} (0), preflight ratio under load ${ratio.toFixed(2)} (>= 0.7)`);
-console.log(`preflight under load = ${underLoad.requests.average.toFixed(0)} req/s; alone = ${alone.requests.average.toFixed(0)} req/s; ratio = ${ratio.toFixed(2)}`);
+console.log(
+  `preflight under load = ${underLoad.requests.average.toFixed(0)} req/s; alone = ${alone.requests.average.toFixed(0)} req/s; ratio = ${ratio.toFixed(2)}`,
+);
 
 async function countProbes(): Promise<number> {
-  const row = await svc.ctx.db.db.selectFrom("probes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await svc.ctx.db.db
+    .selectFrom("probes")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

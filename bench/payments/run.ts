@@ -74,15 +74,28 @@ const gate = await createAppGate(ctx, devnetRail(devnet), [paidRoute]);
 const server = await listen(createApp({ ctx, routes: [paidRoute, freeRoute], gate }), "127.0.0.1", 0);
 
 // Each worker pays from its own account so signing is not the shared bottleneck.
-const payers = devnet.demoAccounts.slice(0, CONCURRENCY).map((a) =>
-  wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(privateKeyToAccount(a.privateKey)) }] })),
-);
+const payers = devnet.demoAccounts
+  .slice(0, CONCURRENCY)
+  .map((a) =>
+    wrapFetchWithPayment(
+      fetch,
+      x402Client.fromConfig({ schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(privateKeyToAccount(a.privateKey)) }] }),
+    ),
+  );
 let next = 0;
-const init = (path: string) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `https://api.example.com${path}` }) });
+const init = (path: string) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ url: `https://api.example.com${path}` }),
+});
 
 const free = await loop(() => fetch(`${server.url}/bench/free`, init("/free")));
 const paid = await loop(() => payers[next++ % payers.length]!(`${server.url}/bench/paid`, init("/paid")));
-const settled = await db.db.selectFrom("payments").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "settled").executeTakeFirstOrThrow();
+const settled = await db.db
+  .selectFrom("payments")
+  .select((eb) => eb.fn.countAll<number>().as("n"))
+  .where("status", "=", "settled")
+  .executeTakeFirstOrThrow();
 
 await server.close();
 await db.close();
@@ -91,4 +104,6 @@ await devnet.stop();
 console.log(`database: ${db.dialect}; ${SECONDS}s per phase; concurrency ${CONCURRENCY}`);
 console.log(`free route: ${free.rps.toFixed(1)} req/s (${free.n} ok, ${free.errors} errors)`);
 console.log(`paid route: ${paid.rps.toFixed(1)} req/s (${paid.n} ok, ${paid.errors} errors, ${settled.n} settled on chain)`);
-console.log(`paid end-to-end = ${paid.rps.toFixed(1)} req/s; ratio paid/free = ${(paid.rps / free.rps).toFixed(4)} (gate overhead x${(free.rps / paid.rps).toFixed(1)})`);
+console.log(
+  `paid end-to-end = ${paid.rps.toFixed(1)} req/s; ratio paid/free = ${(paid.rps / free.rps).toFixed(4)} (gate overhead x${(free.rps / paid.rps).toFixed(1)})`,
+);

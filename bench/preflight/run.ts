@@ -40,7 +40,13 @@ let trialSeconds = 0;
 const trialLines: string[] = [];
 for (let part = 0; part < trialParts; part++) {
   await sql`delete from trial_counters`.execute(svc.ctx.db.db);
-  const r = await load({ url: `${base}/api/v1/preflight-trial`, body: urlBody, perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }), seconds: SECONDS / trialParts, connections: 16 });
+  const r = await load({
+    url: `${base}/api/v1/preflight-trial`,
+    body: urlBody,
+    perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }),
+    seconds: SECONDS / trialParts,
+    connections: 16,
+  });
   trialAnswers += r["2xx"];
   trialSeconds += r.duration;
   trialLines.push(summary(`preflight-trial, part ${part + 1} of ${trialParts}`, r));
@@ -48,14 +54,26 @@ for (let part = 0; part < trialParts; part++) {
 const credited = await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS, connections: 16 });
 // 1,000 requests/s evenly spaced; the bare route at the same rate is the floor of this setup's tail (the load generator shares the process).
 const bareFixed = await pacedLoad({ url: `${base}/bench/bare`, method: "GET", rate: RATE, seconds: SECONDS, connections: 16 });
-const fixed = await pacedLoad({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, rate: RATE, seconds: SECONDS, connections: 16 });
+const fixed = await pacedLoad({
+  url: `${base}/api/v1/preflight`,
+  body: urlBody,
+  headers: { "x-credit-id": credit },
+  rate: RATE,
+  seconds: SECONDS,
+  connections: 16,
+});
 const batch = await load({
   url: `${base}/bench/batch`,
   body: () => JSON.stringify({ urls: Array.from({ length: 50 }, () => randomListing()) }),
   seconds: SECONDS,
   connections: 1,
 });
-const forensics = await load({ url: `${base}/bench/forensics`, body: () => JSON.stringify({ url: listingUrl(Math.floor(Math.random() * LISTINGS)) }), seconds: SECONDS, connections: 4 });
+const forensics = await load({
+  url: `${base}/bench/forensics`,
+  body: () => JSON.stringify({ url: listingUrl(Math.floor(Math.random() * LISTINGS)) }),
+  seconds: SECONDS,
+  connections: 4,
+});
 const dialect = svc.db.dialect;
 await svc.close();
 
@@ -63,11 +81,17 @@ console.log(`database: ${dialect}; ${LISTINGS} listings; ${SECONDS}s per phase`)
 console.log([summary("bare Hono JSON", bare), ...trialLines, summary("credit-paid preflight", credited)].join("\n"));
 console.log(pacedSummary("bare, paced", bareFixed, RATE));
 console.log(pacedSummary("credit-paid preflight, paced", fixed, RATE));
-for (const [name, r] of [["batch of 50", batch], ["forensics", forensics]] as const) console.log(summary(name, r));
+for (const [name, r] of [
+  ["batch of 50", batch],
+  ["forensics", forensics],
+] as const)
+  console.log(summary(name, r));
 const trialRate = trialAnswers / trialSeconds;
 const trialRatio = trialRate / bare.requests.average;
 const creditRatio = credited.requests.average / bare.requests.average;
 console.log(
   `targets: trial ratio ${trialRatio.toFixed(2)} (>= 0.5), credit ratio ${creditRatio.toFixed(2)} (>= 0.5), p99 @1000/s ${fixed.latency.p99} ms (<= 5; bare route ${bareFixed.latency.p99} ms), batch p50 ${batch.latency.p50} ms (<= 15), forensics p99 ${forensics.latency.p99} ms (<= 25)`,
 );
-console.log(`preflight-trial = ${trialRate.toFixed(0)} answers/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`);
+console.log(
+  `preflight-trial = ${trialRate.toFixed(0)} answers/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`,
+);

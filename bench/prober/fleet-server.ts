@@ -17,13 +17,33 @@ const challenge = (amount: string) =>
     JSON.stringify({
       x402Version: 2,
       resource: { url: "http://fleet.test/e", description: "bench", mimeType: "application/json" },
-      accepts: [{ scheme: "exact", network: "eip155:84532", amount, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", payTo: "0x" + "1".repeat(40), maxTimeoutSeconds: 300, extra: {} }],
+      accepts: [
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          amount,
+          asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+          payTo: "0x" + "1".repeat(40),
+          maxTimeoutSeconds: 300,
+          extra: {},
+        },
+      ],
     }),
   ).toString("base64");
 const V2_HEADER = challenge("10000");
 const V1_BODY = JSON.stringify({
   x402Version: 1,
-  accepts: [{ scheme: "exact", network: "base-sepolia", maxAmountRequired: "20000", resource: "http://fleet.test/e", payTo: "0x" + "1".repeat(40), asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", maxTimeoutSeconds: 60 }],
+  accepts: [
+    {
+      scheme: "exact",
+      network: "base-sepolia",
+      maxAmountRequired: "20000",
+      resource: "http://fleet.test/e",
+      payTo: "0x" + "1".repeat(40),
+      asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+      maxTimeoutSeconds: 60,
+    },
+  ],
 });
 
 function handle(req: IncomingMessage, res: ServerResponse): void {

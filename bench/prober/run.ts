@@ -60,7 +60,15 @@ async function main() {
     const config = loadConfig({ DATA_DIR: "memory://", ALLOW_PRIVATE_TARGETS: "true", PROBE_INTERVAL_SECONDS: "600", LOG_LEVEL: "info" });
     const log = pino({ level: "info" }, pino.destination(2));
     const metrics = new Registry();
-    const ctx: AppContext = { config, db, clock: systemClock, log, metrics, readiness: new Readiness(), services: createServices({ db, clock: systemClock, log, metrics, config }) };
+    const ctx: AppContext = {
+      config,
+      db,
+      clock: systemClock,
+      log,
+      metrics,
+      readiness: new Readiness(),
+      services: createServices({ db, clock: systemClock, log, metrics, config }),
+    };
 
     const rssStart = process.memoryUsage.rss() / MB;
     let peakRss = rssStart;
@@ -84,7 +92,9 @@ async function main() {
         `snapshots ${summary.snapshots} in ${(summary.snapshotMs / 1000).toFixed(1)} s, whole cycle ${(summary.durationMs / 1000).toFixed(1)} s`,
     );
     console.log(`prober process CPU: ${(cpuShare * 100).toFixed(0)}% of one core over the cycle`);
-    console.log(`stored: probes ${stored}, hourly buckets ${await count(db, "probe_hourly")}, host checks ${await count(db, "host_checks")}, snapshots ${await count(db, "signal_snapshots")}`);
+    console.log(
+      `stored: probes ${stored}, hourly buckets ${await count(db, "probe_hourly")}, host checks ${await count(db, "host_checks")}, snapshots ${await count(db, "signal_snapshots")}`,
+    );
     const mem = process.memoryUsage();
     console.log(
       `memory: RSS at start ${rssStart.toFixed(0)} MB, peak RSS during the cycle ${peakRss.toFixed(0)} MB, VmHWM ${hwm.toFixed(0)} MB (target <= 400 MB); ` +
@@ -93,7 +103,9 @@ async function main() {
     if (stored !== TOTAL) console.log(`FAIL: ${stored} probes stored, expected ${TOTAL}`);
 
     await ctx.services.close();
-    console.log(`probes/s = ${probesPerSecond.toFixed(0)}; fleet server alone = ${fleetRps.toFixed(0)} req/s; ratio = ${(probesPerSecond / fleetRps).toFixed(3)}`);
+    console.log(
+      `probes/s = ${probesPerSecond.toFixed(0)}; fleet server alone = ${fleetRps.toFixed(0)} req/s; ratio = ${(probesPerSecond / fleetRps).toFixed(3)}`,
+    );
   } finally {
     await db.close();
     fleet.stop();

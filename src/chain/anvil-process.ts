@@ -66,10 +66,7 @@ export async function spawnAnvil(opts: { log: Logger; port?: number; args: strin
   });
 
   const listening = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`anvil did not start listening within ${STARTUP_TIMEOUT_MS} ms`)),
-      STARTUP_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => reject(new Error(`anvil did not start listening within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS);
     const settle = () => clearTimeout(timer);
     watchdog.once("error", (error) => {
       settle();

@@ -17,7 +17,12 @@ export function chainReader(client: Client): ChainReader {
   return {
     async authorizationOutcome(asset, authorizer, nonce): Promise<AuthorizationOutcome> {
       const args = { authorizer: authorizer as Address, nonce: nonce as Hex };
-      const isUsed = await client.readContract({ address: asset as Address, abi: testUsdcAbi, functionName: "authorizationState", args: [args.authorizer, args.nonce] });
+      const isUsed = await client.readContract({
+        address: asset as Address,
+        abi: testUsdcAbi,
+        functionName: "authorizationState",
+        args: [args.authorizer, args.nonce],
+      });
       if (!isUsed) return { state: "unused" };
       const latest = await client.getBlockNumber();
       const fromBlock = latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n;

@@ -1,34 +1,11 @@
 import type { Logger } from "pino";
-import {
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  http,
-  type Address,
-  type Chain,
-  type Hex,
-  type PublicClient,
-  type Transport,
-} from "viem";
+import { createPublicClient, createTestClient, createWalletClient, http, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
 import { createNonceManager, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { getTransactionCount } from "viem/actions";
 import { spawnAnvil } from "./anvil-process.js";
 import { contractArtifacts } from "./artifacts.js";
-import {
-  ANVIL_MNEMONIC,
-  DEMO_ACCOUNT_INDEXES,
-  FACILITATOR_ACCOUNT_INDEX,
-  PAY_TO_ACCOUNT_INDEX,
-  anvilAccount,
-  type DevAccount,
-} from "./devnet-accounts.js";
-import {
-  DEVNET_CHAIN_ID,
-  DEVNET_NETWORK,
-  DEVNET_POLLING_INTERVAL_MS,
-  MULTICALL3_ADDRESS,
-  devnetChain,
-} from "./devnet-chain.js";
+import { ANVIL_MNEMONIC, DEMO_ACCOUNT_INDEXES, FACILITATOR_ACCOUNT_INDEX, PAY_TO_ACCOUNT_INDEX, anvilAccount, type DevAccount } from "./devnet-accounts.js";
+import { DEVNET_CHAIN_ID, DEVNET_NETWORK, DEVNET_POLLING_INTERVAL_MS, MULTICALL3_ADDRESS, devnetChain } from "./devnet-chain.js";
 import { NETWORK_INFO } from "../lib/networks.js";
 import { testUsdcAbi } from "./token-abi.js";
 
@@ -95,12 +72,7 @@ export async function startDevnet(opts: { log: Logger; port?: number }): Promise
     const usdcAddress = NETWORK_INFO[DEVNET_NETWORK].usdc.address;
     const testClient = createTestClient({ mode: "anvil", chain, transport });
     await installCode(testClient, publicClient, usdcAddress, contractArtifacts.contracts.TestUSDC.deployedBytecode);
-    await installCode(
-      testClient,
-      publicClient,
-      MULTICALL3_ADDRESS,
-      contractArtifacts.contracts.Multicall3Compatible.deployedBytecode,
-    );
+    await installCode(testClient, publicClient, MULTICALL3_ADDRESS, contractArtifacts.contracts.Multicall3Compatible.deployedBytecode);
 
     const facilitatorAccount = privateKeyToAccount(anvilAccount(FACILITATOR_ACCOUNT_INDEX).privateKey, {
       // One manager per devnet: viem's shared default would carry nonces over from an earlier
@@ -144,10 +116,7 @@ export async function startDevnet(opts: { log: Logger; port?: number }): Promise
       pids: anvil.pids,
       stop: anvil.stop,
     };
-    log.info(
-      { rpcUrl: devnet.rpcUrl, usdc: usdcAddress, payTo: devnet.payTo, ms: Date.now() - startedAt },
-      "devnet ready",
-    );
+    log.info({ rpcUrl: devnet.rpcUrl, usdc: usdcAddress, payTo: devnet.payTo, ms: Date.now() - startedAt }, "devnet ready");
     return devnet;
   } catch (error) {
     await anvil.stop();

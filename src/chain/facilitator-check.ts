@@ -15,10 +15,7 @@ export class FacilitatorMismatchError extends Error {
  * payment gate cannot price a route without the facilitator's kinds either (the SDK's
  * initialize), so a facilitator that does not answer also stops start-up, with one line.
  */
-export async function checkFacilitatorSupport(
-  facilitator: FacilitatorClient,
-  opts: { url: string; network: string; timeoutMs?: number },
-): Promise<void> {
+export async function checkFacilitatorSupport(facilitator: FacilitatorClient, opts: { url: string; network: string; timeoutMs?: number }): Promise<void> {
   const wanted = `x402 v2 exact on ${opts.network}`;
   const url = shownUrl(opts.url); // its path or query may hold a key
   let kinds: SupportedKind[];
@@ -27,7 +24,9 @@ export async function checkFacilitatorSupport(
     if (!Array.isArray(kinds)) throw new Error("its answer has no kinds list");
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new FacilitatorMismatchError(`facilitator ${url} did not answer /supported (${why}); payments need ${wanted}, so the service cannot start until it answers`);
+    throw new FacilitatorMismatchError(
+      `facilitator ${url} did not answer /supported (${why}); payments need ${wanted}, so the service cannot start until it answers`,
+    );
   }
   if (kinds.some((k) => k.x402Version === 2 && k.scheme === "exact" && k.network === opts.network)) return;
   const offered = kinds.map((k) => `x402 v${k.x402Version} ${k.scheme} on ${k.network}`).join(", ") || "nothing";

@@ -35,7 +35,14 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
   const devnet = await startDevnet({ log });
   const demo = devnet.demoAccounts[0]!;
   log.info(
-    { rpc: devnet.rpcUrl, chainId: devnet.chainId, usdc: devnet.usdcAddress, payTo: config.payTo ?? devnet.payTo, demoAddress: demo.address, demoPrivateKey: demo.privateKey },
+    {
+      rpc: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      usdc: devnet.usdcAddress,
+      payTo: config.payTo ?? devnet.payTo,
+      demoAddress: demo.address,
+      demoPrivateKey: demo.privateKey,
+    },
     "local devnet up: anvil accounts 1..9 hold 1,000 test USDC each; the demo key above is a public anvil test key",
   );
   return devnetRail(devnet, config.payTo ?? devnet.payTo);

@@ -50,20 +50,37 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
     credit?.observe(res, trace.sent || res.status === 402);
     const signature = trace.header;
     if (res.status === 202 && signature) {
-      res = await collectPending(res, () => deps.fetch(`${deps.baseUrl}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "payment-signature": signature } }), init.signal);
+      res = await collectPending(
+        res,
+        () => deps.fetch(`${deps.baseUrl}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "payment-signature": signature } }),
+        init.signal,
+      );
       body = res.status === 409 ? await collectedCredit(res) : undefined;
     }
-    if (!res.ok && body === undefined) throw await pendingAware(await errorFromResponse(res, contract.id, trace.sent, hint(res, deps, credit !== null)), signature);
+    if (!res.ok && body === undefined)
+      throw await pendingAware(await errorFromResponse(res, contract.id, trace.sent, hint(res, deps, credit !== null)), signature);
     body ??= await res.json();
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw transportError(err, contract.id, trace);
   }
-  deps.onCall?.({ routeId: contract.id, status: res.status, paymentSent: trace.sent, transaction: settlementOf(res), creditBalance: credit && !trace.sent ? credit.state().balance : null });
+  deps.onCall?.({
+    routeId: contract.id,
+    status: res.status,
+    paymentSent: trace.sent,
+    transaction: settlementOf(res),
+    creditBalance: credit && !trace.sent ? credit.state().balance : null,
+  });
   if (deps.validateResponses) {
     const parsed = answerSchema(contract).safeParse(body);
     if (!parsed.success) {
-      throw new ResponseShapeError(`${contract.id}: the answer does not match the route's schema: ${parsed.error.message}`, { routeId: contract.id, code: "response_shape", status: res.status, paymentSent: trace.sent, paymentSettled: trace.sent });
+      throw new ResponseShapeError(`${contract.id}: the answer does not match the route's schema: ${parsed.error.message}`, {
+        routeId: contract.id,
+        code: "response_shape",
+        status: res.status,
+        paymentSent: trace.sent,
+        paymentSettled: trace.sent,
+      });
     }
   }
   return body;
@@ -96,9 +113,11 @@ function transportError(err: unknown, routeId: string, trace: PaymentTrace): Loo
   if (err instanceof Error && "routeId" in err) return err as LookoutError;
   const init = { routeId, status: null, paymentSent: trace.sent, paymentSettled: trace.sent ? null : false, cause: err };
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof Error && err.name === "TimeoutError") return new LookoutTimeoutError(`${routeId}: no answer in time${trace.sent ? "; the payment was sent and may settle" : ""}`, { ...init, code: "timeout" });
+  if (err instanceof Error && err.name === "TimeoutError")
+    return new LookoutTimeoutError(`${routeId}: no answer in time${trace.sent ? "; the payment was sent and may settle" : ""}`, { ...init, code: "timeout" });
   if (err instanceof TypeError) return new LookoutNetworkError(`${routeId}: ${message}${causeOf(err)}`, { ...init, code: "network" });
-  if (err instanceof SyntaxError) return new ResponseShapeError(`${routeId}: the answer is not JSON`, { ...init, code: "response_shape", paymentSettled: trace.sent });
+  if (err instanceof SyntaxError)
+    return new ResponseShapeError(`${routeId}: the answer is not JSON`, { ...init, code: "response_shape", paymentSettled: trace.sent });
   // @x402/fetch throws plain Errors when it cannot read the challenge or will not pay it.
   return new PaymentError(`${routeId}: ${message}`, { ...init, code: "payment_refused" });
 }

@@ -41,7 +41,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** A typed client of x402 Lookout: one method per route, built from the route contracts. */
 export function createLookoutClient(options: LookoutClientOptions): LookoutClient {
   const maxPayment = options.maxPaymentUsdc === undefined ? undefined : String(options.maxPaymentUsdc);
-  if (maxPayment !== undefined && !/^\d+(\.\d{1,6})?$/.test(maxPayment)) throw new TypeError(`maxPaymentUsdc must be a USDC amount with at most 6 decimals, got ${maxPayment}`);
+  if (maxPayment !== undefined && !/^\d+(\.\d{1,6})?$/.test(maxPayment))
+    throw new TypeError(`maxPaymentUsdc must be a USDC amount with at most 6 decimals, got ${maxPayment}`);
   const deps: CallDeps = {
     baseUrl: checkedBaseUrl(options.baseUrl),
     fetch: options.fetch ?? globalThis.fetch,
@@ -54,7 +55,10 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
     onCall: options.onCall,
   };
   const methods = Object.fromEntries(
-    (Object.keys(routeContracts) as RouteName[]).map((name) => [name, (input?: Record<string, unknown>, callOptions?: CallOptions) => callRoute(routeContracts[name], input ?? {}, deps, callOptions)]),
+    (Object.keys(routeContracts) as RouteName[]).map((name) => [
+      name,
+      (input?: Record<string, unknown>, callOptions?: CallOptions) => callRoute(routeContracts[name], input ?? {}, deps, callOptions),
+    ]),
   ) as unknown as LookoutMethods;
   return {
     ...methods,

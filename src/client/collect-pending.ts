@@ -22,6 +22,9 @@ export async function collectPending(first: Response, resend: () => Promise<Resp
 
 /** Credits: the collected answer of a purchase is the 409 that carries the bundle it bought. */
 export async function collectedCredit(res: Response): Promise<unknown> {
-  const body = (await res.clone().json().catch(() => null)) as { credit?: unknown } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { credit?: unknown } | null;
   return body?.credit ?? undefined;
 }

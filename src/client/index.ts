@@ -8,5 +8,15 @@ export * from "./errors.js";
 export { guardFetch, type GuardDecision, type GuardOptions } from "./guard/guard-fetch.js";
 export { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./guard/errors.js";
 export { DEFAULT_NETWORKS } from "./paying-fetch.js";
-export type { AlternativesAnswer, Answer, CallInfo, CallOptions, LookoutMethods, PreflightReport, RecommendedAction, RouteInput, RouteOutput } from "./types.js";
+export type {
+  AlternativesAnswer,
+  Answer,
+  CallInfo,
+  CallOptions,
+  LookoutMethods,
+  PreflightReport,
+  RecommendedAction,
+  RouteInput,
+  RouteOutput,
+} from "./types.js";
 export { routeContracts, type RouteName } from "../contracts/index.js";

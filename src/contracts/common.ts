@@ -5,7 +5,11 @@ export const ErrorBodySchema = z
     error: z.string().describe("machine-readable error code"),
     message: z.string().describe("what went wrong and how to fix it"),
     request_id: z.string().describe("echoes the x-request-id response header"),
-    payment_settled: z.boolean().nullable().optional().describe("on paid routes: whether the payment was settled (never on a failed answer); null while its settlement is pending"),
+    payment_settled: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe("on paid routes: whether the payment was settled (never on a failed answer); null while its settlement is pending"),
     settlement_skipped: z.boolean().optional(),
     retry_after_seconds: z.number().int().optional(),
     detail: z.string().optional(),

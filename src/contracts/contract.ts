@@ -9,11 +9,7 @@ export type ErrorStatus = 400 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 
  * MCP server are built from the contracts alone, so none of them loads server code and none can
  * drift from the API. Everything here is pure data and zod schemas.
  */
-export interface RouteContract<
-  Body extends z.ZodType = z.ZodType,
-  Params extends z.ZodType = z.ZodType,
-  Res extends z.ZodType = z.ZodType,
-> {
+export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   /** Stable identifier, e.g. "preflight"; used for operation ids, metrics and MCP tool names. */
   id: string;
   method: "get" | "post" | "delete";

@@ -1,14 +1,5 @@
 export { openDatabase, redactDatabaseUrl, type DbDialect, type DbHandle, type OpenDatabaseOptions } from "./client.js";
-export {
-  BIN_COUNT,
-  binOf,
-  binValue,
-  histogramCount,
-  histogramOf,
-  mergeHistograms,
-  percentile,
-  type LatencyHistogram,
-} from "./latency-histogram.js";
+export { BIN_COUNT, binOf, binValue, histogramCount, histogramOf, mergeHistograms, percentile, type LatencyHistogram } from "./latency-histogram.js";
 export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateOptions, type MigrationFile } from "./migrate.js";
 export { PGliteDialect, type PGliteDialectConfig } from "./pglite-dialect.js";
 export {

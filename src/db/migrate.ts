@@ -86,10 +86,7 @@ export async function migrate(db: Kysely<Database>, opts: MigrateOptions = {}): 
         }
         const run = async (k: Kysely<Database>) => {
           await sql.raw(file.sql).execute(k);
-          await k
-            .insertInto("schema_migrations")
-            .values({ version: file.version, name: file.name, checksum: file.checksum })
-            .execute();
+          await k.insertInto("schema_migrations").values({ version: file.version, name: file.name, checksum: file.checksum }).execute();
         };
         try {
           if (file.transactional) await conn.transaction().execute(run);

@@ -55,7 +55,12 @@ const RECONNECT_MS = [100, 500, 1_000, 5_000];
  * lost mid-statement may have committed a write whose notification it never delivered, so its
  * loss is reported as `lost` and, the feed still heard, `ready` at once: subscribers forget all.
  */
-export function postgresNotifications(o: { connectionString: string; types: pg.CustomTypesConfig; channels: readonly string[]; onError: (err: Error) => void }): Notifications & {
+export function postgresNotifications(o: {
+  connectionString: string;
+  types: pg.CustomTypesConfig;
+  channels: readonly string[];
+  onError: (err: Error) => void;
+}): Notifications & {
   /** The pool's onConnect hook: the connection listens before its first statement. */
   onPoolConnect(client: pg.ClientBase): Promise<void>;
 } {

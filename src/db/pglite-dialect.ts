@@ -154,8 +154,7 @@ class PGliteConnection implements DatabaseConnection {
     const command = result.command?.toUpperCase();
     return {
       rows: result.rows,
-      numAffectedRows:
-        command && ROW_COUNT_COMMANDS.has(command) ? BigInt(result.rowCount ?? result.affectedRows ?? 0) : undefined,
+      numAffectedRows: command && ROW_COUNT_COMMANDS.has(command) ? BigInt(result.rowCount ?? result.affectedRows ?? 0) : undefined,
     };
   }
 

@@ -40,12 +40,7 @@ export interface BatchDeleteOptions {
 export const DEFAULT_BATCH_SIZE = 5000;
 
 /** Deletes rows of `table` whose time column is before `before`; returns how many. */
-export async function deleteOlderThan(
-  db: Kysely<Database>,
-  table: RetentionTable,
-  before: Date,
-  opts: BatchDeleteOptions = {},
-): Promise<number> {
+export async function deleteOlderThan(db: Kysely<Database>, table: RetentionTable, before: Date, opts: BatchDeleteOptions = {}): Promise<number> {
   const target: RetentionTarget = RETENTION_TARGETS[table];
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const maxBatches = opts.maxBatches ?? Number.POSITIVE_INFINITY;
@@ -108,11 +103,7 @@ export const RETENTION_MS: Record<RetentionTable, number> = {
 };
 
 /** Applies RETENTION_MS to every table; returns rows deleted per table. */
-export async function applyRetention(
-  db: Kysely<Database>,
-  now: Date,
-  opts?: BatchDeleteOptions,
-): Promise<Record<RetentionTable, number>> {
+export async function applyRetention(db: Kysely<Database>, now: Date, opts?: BatchDeleteOptions): Promise<Record<RetentionTable, number>> {
   const counts = {} as Record<RetentionTable, number>;
   for (const table of Object.keys(RETENTION_MS) as RetentionTable[]) {
     counts[table] = await deleteOlderThan(db, table, new Date(now.getTime() - RETENTION_MS[table]), opts);

@@ -33,11 +33,7 @@ export type JsonObject = { [key: string]: JsonValue };
  */
 export type JsonColumn<T extends object = JsonObject> = ColumnType<T, T | object | string, T | object | string>;
 /** A jsonb object column with a '{}' default. */
-export type DefaultJsonColumn<T extends object = JsonObject> = ColumnType<
-  T,
-  T | object | string | undefined,
-  T | object | string
->;
+export type DefaultJsonColumn<T extends object = JsonObject> = ColumnType<T, T | object | string | undefined, T | object | string>;
 
 // ---- runner --------------------------------------------------------------------------------
 

@@ -119,8 +119,7 @@ const PG_OVERRIDES: Record<number, (text: string) => unknown> = {
 
 export const pgTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    ((format ?? "text") === "text" ? PG_OVERRIDES[oid] : undefined) ??
-    builtinParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+    ((format ?? "text") === "text" ? PG_OVERRIDES[oid] : undefined) ?? builtinParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
 /**

@@ -33,7 +33,12 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     note: "2500 USDC: skip; more than 10x its provider's median price",
   },
   suspicious_price: { naked: "402_challenge", warnings: ["suspicious_high_price"], delistReasons: [], note: "49 USDC: skip (wallet-drain risk, not critical)" },
-  slow: { naked: "402_challenge_after_delay", warnings: ["slow"], delistReasons: [], note: "headers after slowMs (default 2500 ms, above the 2000 ms threshold)" },
+  slow: {
+    naked: "402_challenge_after_delay",
+    warnings: ["slow"],
+    delistReasons: [],
+    note: "headers after slowMs (default 2500 ms, above the 2000 ms threshold)",
+  },
   flapping: {
     naked: "402_or_503_by_phase",
     warnings: ["dead", "mostly_dead"],

@@ -24,9 +24,7 @@ export interface PlacedListing {
 export async function createPaymentTerms(opts: DemoFleetOptions): Promise<PaymentTerms> {
   if (!/^[a-z0-9-]+:[A-Za-z0-9-]+$/.test(opts.network)) throw new Error(`demo fleet: network ${opts.network} is not a CAIP-2 id`);
   const network = opts.network as Network;
-  const resourceServer = new x402ResourceServer(opts.facilitator)
-    .register(network, new ExactEvmScheme())
-    .registerExtension(bazaarResourceServerExtension);
+  const resourceServer = new x402ResourceServer(opts.facilitator).register(network, new ExactEvmScheme()).registerExtension(bazaarResourceServerExtension);
   await resourceServer.initialize();
   return { resourceServer, network, asset: opts.asset, providers: createProviderBook(opts.payTo) };
 }

@@ -38,7 +38,15 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   };
   const closeAll = (graceMs: number) => Promise.all(slots.map((s) => s.close(graceMs))).then(() => undefined);
   try {
-    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller] = [await open(), await open(), await open(), await open(), await open(), await open(), await open()];
+    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller] = [
+      await open(),
+      await open(),
+      await open(),
+      await open(),
+      await open(),
+      await open(),
+      await open(),
+    ];
     // Taken last, so no fleet server can be handed the port after it was released.
     const refusedHostPort = await reserveDeadPort(host);
     const hosts: DemoHosts = {

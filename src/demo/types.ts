@@ -22,13 +22,7 @@ export type DemoKind =
 export type DemoMethod = "GET" | "POST";
 
 /** What a naked (unpaid) request to the endpoint gets. */
-export type NakedResponse =
-  | "402_challenge"
-  | "402_challenge_after_delay"
-  | "402_or_503_by_phase"
-  | "5xx"
-  | "connection_refused"
-  | "200_html";
+export type NakedResponse = "402_challenge" | "402_challenge_after_delay" | "402_or_503_by_phase" | "5xx" | "connection_refused" | "200_html";
 
 export interface DemoExpectation {
   naked: NakedResponse;

@@ -28,8 +28,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, extra?: Record<string, unknown>) =>
-  new ApiError(400, "bad_request", message, extra);
+export const badRequest = (message: string, extra?: Record<string, unknown>) => new ApiError(400, "bad_request", message, extra);
 
 export const notFound = (message: string, code = "not_found") => new ApiError(404, code, message);
 
@@ -54,7 +53,10 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody {
 }
 
 /** What a paid route's error says of its payment: settled or not, and on a 503 whether settlement was skipped. */
-export const paymentFields = (status: ErrorStatus, settled: boolean) => ({ payment_settled: settled, ...(status === 503 ? { settlement_skipped: !settled } : {}) });
+export const paymentFields = (status: ErrorStatus, settled: boolean) => ({
+  payment_settled: settled,
+  ...(status === 503 ? { settlement_skipped: !settled } : {}),
+});
 
 interface Answer<E> {
   status: ErrorStatus;
@@ -73,7 +75,11 @@ const ANSWERS: { [K in DomainErrorKind]: Answer<Extract<AnyDomainError, { kind: 
     status: 429,
     code: () => "rate_limited",
     fields: (e) => ({ scope: e.scope, limit: e.limit, reset_at: e.resetAt.toISOString() }),
-    headers: (e) => ({ "retry-after": String(e.retryAfterSeconds), "x-rate-limit-reset": String(Math.floor(e.resetAt.getTime() / 1000)), "x-rate-limit-limit": String(e.limit) }),
+    headers: (e) => ({
+      "retry-after": String(e.retryAfterSeconds),
+      "x-rate-limit-reset": String(Math.floor(e.resetAt.getTime() / 1000)),
+      "x-rate-limit-limit": String(e.limit),
+    }),
   },
   unavailable: {
     status: 503,

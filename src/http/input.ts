@@ -45,9 +45,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 10)
     .map((i) => {
-      const path = i.path
-        .map((seg, n) => (typeof seg === "number" ? `[${seg}]` : n === 0 ? String(seg) : `.${String(seg)}`))
-        .join("");
+      const path = i.path.map((seg, n) => (typeof seg === "number" ? `[${seg}]` : n === 0 ? String(seg) : `.${String(seg)}`)).join("");
       return path ? `${path}: ${i.message}` : i.message;
     })
     .join("; ");

@@ -69,7 +69,13 @@ async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Pr
     const route = def as PaidRoute;
     const refusal = err instanceof DomainError ? toApiError(err) : err;
     if (!(refusal instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c, route)) throw err;
-    return paymentRequiredResponse(c, deps.gate.paymentRequired(route, `${refusal.code}: ${refusal.message} (a paid request with this input is answered ${refusal.status} and charged nothing)`));
+    return paymentRequiredResponse(
+      c,
+      deps.gate.paymentRequired(
+        route,
+        `${refusal.code}: ${refusal.message} (a paid request with this input is answered ${refusal.status} and charged nothing)`,
+      ),
+    );
   }
 }
 

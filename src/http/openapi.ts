@@ -51,8 +51,15 @@ function describeRoute(def: AnyRouteDef) {
   }
   if (def.price !== null) {
     // Every paid route (docs/payments.md); a route's own 409 below says more.
-    responses[202] = { description: "settlement_pending: the answer is kept; retry with the same PAYMENT-SIGNATURE and its payment-identifier to collect it", content: { "application/json": { schema: ErrorBodySchema } } };
-    responses[409] = { description: "payment_already_used, payment_in_progress or payment_identifier_conflict: a reused payment gets no answer without its original payment-identifier", content: { "application/json": { schema: ErrorBodySchema } } };
+    responses[202] = {
+      description: "settlement_pending: the answer is kept; retry with the same PAYMENT-SIGNATURE and its payment-identifier to collect it",
+      content: { "application/json": { schema: ErrorBodySchema } },
+    };
+    responses[409] = {
+      description:
+        "payment_already_used, payment_in_progress or payment_identifier_conflict: a reused payment gets no answer without its original payment-identifier",
+      content: { "application/json": { schema: ErrorBodySchema } },
+    };
   }
   for (const e of def.errors) {
     responses[e.status] = { description: e.when, content: { "application/json": { schema: ErrorBodySchema } } };
@@ -63,14 +70,10 @@ function describeRoute(def: AnyRouteDef) {
     operationId: def.id,
     summary: def.summary,
     description: def.description,
-    ...(def.price !== null
-      ? { security: [{ x402: [] }], "x-x402-price-usdc": def.price, "x-x402-amount": usdcToAtomic(def.price) }
-      : {}),
+    ...(def.price !== null ? { security: [{ x402: [] }], "x-x402-price-usdc": def.price, "x-x402-amount": usdcToAtomic(def.price) } : {}),
     request: {
       ...(def.params ? { params: def.params as z.ZodObject } : {}),
-      ...(def.body
-        ? { body: { required: !def.bodyOptional, content: { "application/json": { schema: def.body } } } }
-        : {}),
+      ...(def.body ? { body: { required: !def.bodyOptional, content: { "application/json": { schema: def.body } } } } : {}),
     },
     responses,
   });

@@ -9,11 +9,11 @@ import type { Services } from "../services/index.js";
  * Its contract (src/contracts) says what it is; the route adds examples and the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
-export interface RouteDef<
-  Body extends z.ZodType = z.ZodType,
-  Params extends z.ZodType = z.ZodType,
-  Res extends z.ZodType = z.ZodType,
-> extends RouteContract<Body, Params, Res> {
+export interface RouteDef<Body extends z.ZodType = z.ZodType, Params extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> extends RouteContract<
+  Body,
+  Params,
+  Res
+> {
   examples: { request?: z.input<Body>; response: z.output<Res> };
   handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
   /**

@@ -50,5 +50,7 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
       ? [431, "Request Header Fields Too Large", "headers_too_large", "request headers exceed 16 KiB"]
       : [400, "Bad Request", "bad_request", "malformed HTTP request"];
   const body = JSON.stringify({ error: code, message, request_id: randomUUID() });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

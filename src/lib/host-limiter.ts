@@ -43,10 +43,12 @@ export class Semaphore {
       if (this.cancelled) return reject(new AcquireAbortedError());
       const grant = () => {
         this.active++;
-        resolve(once(() => {
-          this.active--;
-          this.waiters.shift()?.grant();
-        }));
+        resolve(
+          once(() => {
+            this.active--;
+            this.waiters.shift()?.grant();
+          }),
+        );
       };
       if (this.active < this.limit) grant();
       else this.waiters.push({ grant, reject });
@@ -160,10 +162,12 @@ export class HostLimiter {
     return new Promise((resolve, reject) => {
       if (this.cancelled) return reject(new AcquireAbortedError());
       const grant = () =>
-        resolve(once(() => {
-          state.active--;
-          this.pump(state);
-        }));
+        resolve(
+          once(() => {
+            state.active--;
+            this.pump(state);
+          }),
+        );
       state.waiters.push({ grant, reject });
       this.pump(state);
     });

@@ -16,6 +16,12 @@ const SECRET_NAME = /(KEY|SECRET|TOKEN|PASSWORD|AUTH_HEADER)$/i;
 export function shownSetting(name: string, raw: string | undefined): string {
   if (raw === undefined) return '""';
   if (SECRET_NAME.test(name)) return "[redacted]";
-  if (/_URLS?$/i.test(name)) return JSON.stringify(raw.split(",").map((u) => shownUrl(u.trim())).join(","));
+  if (/_URLS?$/i.test(name))
+    return JSON.stringify(
+      raw
+        .split(",")
+        .map((u) => shownUrl(u.trim()))
+        .join(","),
+    );
   return JSON.stringify(raw);
 }

@@ -66,8 +66,7 @@ export function isPublicAddress(ip: string): boolean {
 }
 
 /** Whether a host string is an IP literal in any notation (so no DNS lookup would happen). */
-export const isIpLiteral = (host: string): boolean =>
-  ipaddr.isValid(host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
+export const isIpLiteral = (host: string): boolean => ipaddr.isValid(host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 export type LookupFunction = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;

@@ -5,10 +5,19 @@
 const PG_TRANSIENT_CODES = new Set(["57014", "57P01", "57P02", "57P03", "53300", "40001", "40P01"]);
 const NODE_TRANSIENT_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
 // "destroyed": the pool was closed under a request during shutdown; another process can answer.
-const TRANSIENT_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /pglite is closed/i, /Connection refused/i, /driver has already been destroyed/i];
+const TRANSIENT_MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /pglite is closed/i,
+  /Connection refused/i,
+  /driver has already been destroyed/i,
+];
 
 export class DeadlineExceededError extends Error {
-  constructor(readonly what: string, readonly ms: number) {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
     super(`${what} did not finish within ${ms} ms`);
     this.name = "DeadlineExceededError";
   }

@@ -25,6 +25,14 @@ const [{ StdioServerTransport }, { privateKeyToAccount }, { createLookoutClient 
   import("./server.js"),
 ]);
 const signer = config.payerKey ? privateKeyToAccount(config.payerKey) : undefined;
-const client = createLookoutClient({ baseUrl: config.baseUrl, signer, maxPaymentUsdc: config.maxPaymentUsdc, creditId: config.creditId, timeoutMs: config.timeoutMs });
+const client = createLookoutClient({
+  baseUrl: config.baseUrl,
+  signer,
+  maxPaymentUsdc: config.maxPaymentUsdc,
+  creditId: config.creditId,
+  timeoutMs: config.timeoutMs,
+});
 await createLookoutMcpServer(client).connect(new StdioServerTransport());
-console.error(`lookout-mcp: serving ${config.baseUrl} over stdio; ${signer ? `paying from ${signer.address}, at most ${config.maxPaymentUsdc} USDC per call` : "no LOOKOUT_PAYER_KEY: free tools only"}`);
+console.error(
+  `lookout-mcp: serving ${config.baseUrl} over stdio; ${signer ? `paying from ${signer.address}, at most ${config.maxPaymentUsdc} USDC per call` : "no LOOKOUT_PAYER_KEY: free tools only"}`,
+);

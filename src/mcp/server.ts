@@ -32,7 +32,23 @@ export function createLookoutMcpServer(client: LookoutClient): McpServer {
 function toolError(err: unknown): CallToolResult {
   const failure =
     err instanceof LookoutError
-      ? { status: err.status, error: err.code, message: err.message, body: err.body ?? null, payment_sent: err.paymentSent, payment_settled: err.paymentSettled, retryable: err.retryable }
-      : { status: null, error: "client_error", message: err instanceof Error ? err.message : String(err), body: null, payment_sent: false, payment_settled: false, retryable: false };
+      ? {
+          status: err.status,
+          error: err.code,
+          message: err.message,
+          body: err.body ?? null,
+          payment_sent: err.paymentSent,
+          payment_settled: err.paymentSettled,
+          retryable: err.retryable,
+        }
+      : {
+          status: null,
+          error: "client_error",
+          message: err instanceof Error ? err.message : String(err),
+          body: null,
+          payment_sent: false,
+          payment_settled: false,
+          retryable: false,
+        };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(failure) }] };
 }

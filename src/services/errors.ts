@@ -11,7 +11,10 @@ export abstract class DomainError extends Error {
 /** Nothing matched; `code` says what, in the client's words (`no_alternatives`). */
 export class NotFound extends DomainError {
   readonly kind = "not_found";
-  constructor(message: string, readonly code = "not_found") {
+  constructor(
+    message: string,
+    readonly code = "not_found",
+  ) {
     super(message);
     this.name = "NotFound";
   }
@@ -20,7 +23,10 @@ export class NotFound extends DomainError {
 /** The input cannot be served as given; `field` names the input at fault. */
 export class InvalidInput extends DomainError {
   readonly kind = "invalid_input";
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = "InvalidInput";
   }
@@ -31,7 +37,13 @@ export class QuotaExceeded extends DomainError {
   readonly kind = "quota_exceeded";
   /** Whole seconds from `now` to the reset, at least 1. */
   readonly retryAfterSeconds: number;
-  constructor(readonly scope: string, readonly limit: number, readonly resetAt: Date, now: Date, message: string) {
+  constructor(
+    readonly scope: string,
+    readonly limit: number,
+    readonly resetAt: Date,
+    now: Date,
+    message: string,
+  ) {
     super(message);
     this.name = "QuotaExceeded";
     this.retryAfterSeconds = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
@@ -41,7 +53,10 @@ export class QuotaExceeded extends DomainError {
 /** A dependency cannot answer now; the same request may succeed after `retryAfterSeconds`. */
 export class Unavailable extends DomainError {
   readonly kind = "unavailable";
-  constructor(message: string, readonly retryAfterSeconds = 30) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 30,
+  ) {
     super(message);
     this.name = "Unavailable";
   }
@@ -50,7 +65,12 @@ export class Unavailable extends DomainError {
 /** A subject failed verification; `reasons` are the checks it failed, `checked` all of them. */
 export class NotVerified<R = unknown> extends DomainError {
   readonly kind = "not_verified";
-  constructor(readonly subject: { url: string; name: string }, readonly reasons: readonly R[], readonly checked: readonly R[], message: string) {
+  constructor(
+    readonly subject: { url: string; name: string },
+    readonly reasons: readonly R[],
+    readonly checked: readonly R[],
+    message: string,
+  ) {
     super(message);
     this.name = "NotVerified";
   }
@@ -59,7 +79,10 @@ export class NotVerified<R = unknown> extends DomainError {
 /** The request contradicts the current state; `code` says how. */
 export class Conflict extends DomainError {
   readonly kind = "conflict";
-  constructor(message: string, readonly code = "conflict") {
+  constructor(
+    message: string,
+    readonly code = "conflict",
+  ) {
     super(message);
     this.name = "Conflict";
   }

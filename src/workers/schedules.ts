@@ -44,7 +44,13 @@ export const SCHEDULES: readonly Schedule[] = [
   { name: "prober", role: "prober", runs: ["probe cycle", "host checks", "retention"], intervalMs: () => PROBE_TICK_MS, task: ({ ctx }) => proberTask(ctx) },
   { name: "verdicts", role: "prober", runs: ["verdict recompute"], intervalMs: () => VERDICT_RECOMPUTE_MS, task: ({ ctx }) => verdictsTask(ctx) },
   { name: "delist flags", role: "prober", runs: ["flag recording"], intervalMs: () => DELIST.recordEveryMs, task: ({ ctx }) => flagRecorderTask(ctx) },
-  { name: "alerter", role: "alerter", runs: ["alerter evaluation", "webhook delivery"], intervalMs: () => ALERTER_TICK_MS, task: ({ ctx }) => alerterTask(ctx) },
+  {
+    name: "alerter",
+    role: "alerter",
+    runs: ["alerter evaluation", "webhook delivery"],
+    intervalMs: () => ALERTER_TICK_MS,
+    task: ({ ctx }) => alerterTask(ctx),
+  },
 ];
 
 function railOf(rail: PaymentRail | undefined): PaymentRail {

@@ -44,7 +44,11 @@ describe("the demo fleet through the whole pipeline", () => {
 
   it("answers preflight-trial for a demo decoy over HTTP", async () => {
     const decoy = fleet.endpoints.find((e) => e.kind === "decoy")!;
-    const res = await app.request("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: decoy.url }) });
+    const res = await app.request("/api/v1/preflight-trial", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: decoy.url }),
+    });
     expect(await body(res)).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 });

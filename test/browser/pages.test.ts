@@ -39,7 +39,10 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     demo = await startDemoScenario();
     const { svc, healthy } = demo;
-    const res = await svc.payingFetch(0, { spendCapUsd: "$5" })(`${svc.url}/api/v1/verified`, postJson({ url: healthy.url, name: `${healthy.serviceName} <current>` }));
+    const res = await svc.payingFetch(0, { spendCapUsd: "$5" })(
+      `${svc.url}/api/v1/verified`,
+      postJson({ url: healthy.url, name: `${healthy.serviceName} <current>` }),
+    );
     expect(res.status).toBe(200);
     cert = await body(res);
     profile = mkdtempSync(join(tmpdir(), "lookout-chromium-"));
@@ -47,7 +50,15 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   }, 60_000);
 
@@ -102,7 +113,10 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     const page = await open(cert.badgeUrl, "verified-badge", false);
     // An SVG document: read it through the DOM (locators target HTML documents).
     expect(await page.evaluate("document.documentElement.namespaceURI")).toBe("http://www.w3.org/2000/svg");
-    expect(await page.evaluate("[...document.querySelectorAll('text')].map((t) => t.textContent)")).toEqual([`${demo.healthy.serviceName} <current>`, "x402 verified"]);
+    expect(await page.evaluate("[...document.querySelectorAll('text')].map((t) => t.textContent)")).toEqual([
+      `${demo.healthy.serviceName} <current>`,
+      "x402 verified",
+    ]);
     const [width, height] = (await page.evaluate("[document.documentElement.getBBox().width, document.documentElement.getBBox().height]")) as [number, number];
     expect(height).toBe(20);
     expect(width).toBeGreaterThan(100);

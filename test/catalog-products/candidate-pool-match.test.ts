@@ -8,14 +8,20 @@ function reference(rows: readonly CandidateRow[], k: MatchKeys, limit: number) {
   let total = 0;
   for (const r of rows) {
     const taskMatch = k.taskClass !== null && (r.category?.toLowerCase() === k.taskClass || (r.tags ?? []).includes(k.taskClass));
-    const inRange = k.price !== null && k.price > 0 && r.price !== null && r.price >= k.price / SIMILAR_PRICE_FACTOR && r.price <= k.price * SIMILAR_PRICE_FACTOR;
+    const inRange =
+      k.price !== null && k.price > 0 && r.price !== null && r.price >= k.price / SIMILAR_PRICE_FACTOR && r.price <= k.price * SIMILAR_PRICE_FACTOR;
     const tier =
-      k.serviceId !== null && r.service_id === k.serviceId ? 0
-      : k.providerId !== null && r.provider_id === k.providerId ? 1
-      : k.domain !== null && r.domain === k.domain ? 2
-      : (k.category !== null && r.category === k.category) || taskMatch ? 3
-      : inRange ? 4
-      : -1;
+      k.serviceId !== null && r.service_id === k.serviceId
+        ? 0
+        : k.providerId !== null && r.provider_id === k.providerId
+          ? 1
+          : k.domain !== null && r.domain === k.domain
+            ? 2
+            : (k.category !== null && r.category === k.category) || taskMatch
+              ? 3
+              : inRange
+                ? 4
+                : -1;
     if (tier < 0 || Number(r.id) === k.excludeId) continue;
     total++;
     byTier[tier]!.push({ id: Number(r.id), tier });
@@ -54,10 +60,26 @@ describe("CandidatePool.match", () => {
   });
 
   it("stays correct across many calls on one pool (per-call bookkeeping is reset)", () => {
-    const rows: CandidateRow[] = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, service_id: `s${i % 7}`, provider_id: `p${i % 5}`, domain: `d${i % 11}`, category: `c${i % 3}`, tags: [`t${i % 4}`], price: 0.001 * (1 + (i % 9)) }));
+    const rows: CandidateRow[] = Array.from({ length: 500 }, (_, i) => ({
+      id: i + 1,
+      service_id: `s${i % 7}`,
+      provider_id: `p${i % 5}`,
+      domain: `d${i % 11}`,
+      category: `c${i % 3}`,
+      tags: [`t${i % 4}`],
+      price: 0.001 * (1 + (i % 9)),
+    }));
     const pool = CandidatePool.fromRows(rows);
     for (let n = 0; n < 300; n++) {
-      const k: MatchKeys = { excludeId: (n % 500) + 1, serviceId: `s${n % 8}`, providerId: `p${n % 6}`, domain: `d${n % 12}`, category: `c${n % 4}`, taskClass: `t${n % 5}`, price: 0.001 * (1 + (n % 10)) };
+      const k: MatchKeys = {
+        excludeId: (n % 500) + 1,
+        serviceId: `s${n % 8}`,
+        providerId: `p${n % 6}`,
+        domain: `d${n % 12}`,
+        category: `c${n % 4}`,
+        taskClass: `t${n % 5}`,
+        price: 0.001 * (1 + (n % 10)),
+      };
       expect(pool.match(k, 1 + (n % 10))).toEqual(reference(rows, k, 1 + (n % 10)));
     }
   });

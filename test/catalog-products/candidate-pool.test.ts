@@ -18,7 +18,11 @@ beforeAll(async () => {
   await seed("a", "https://maps.example/a", "geo");
   await seed("b", "https://maps.example/b", "geo");
   await seed("tagged", "https://tiles.example/t", "Imagery");
-  await ctx.db.db.updateTable("listings").set({ tags: ["Satellite", "TILES"] }).where("id", "=", ids.tagged!).execute();
+  await ctx.db.db
+    .updateTable("listings")
+    .set({ tags: ["Satellite", "TILES"] })
+    .where("id", "=", ids.tagged!)
+    .execute();
   await recompute(ctx);
 });
 afterAll(() => ctx?.close());
@@ -40,7 +44,11 @@ describe("the alternatives candidate pool", () => {
   it("follows the verdicts: a candidate that starts failing leaves after the next recompute", async () => {
     const before = (await ctx.db.generation.read()).generation;
     ctx.clock.advance(MINUTE);
-    await seedProbes(ctx, ids.b!, series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
+    await seedProbes(
+      ctx,
+      ids.b!,
+      series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })),
+    );
     await recompute(ctx);
     expect((await ctx.db.generation.read()).generation).toBeGreaterThan(before);
     const r = await service.find({ url: "https://maps.example/a", limit: 10 });

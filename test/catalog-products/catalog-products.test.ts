@@ -32,15 +32,35 @@ beforeAll(async () => {
   await seed({ url: "https://cheap.example/x", service: "Cheap", provider: "0xcheap", price: "0.004", category: "data" }, healthy());
   // Excluded candidates: erroring now, dead for a week, a decoy, never probed.
   await seed({ url: "https://storm.example/flaky", service: "Storm", provider: "0xstorm", price: "0.5", category: "weather" }, last30m(false));
-  await seed({ url: "https://gone.example/w", service: "Gone", provider: "0xgone", price: "0.002", category: "weather" }, series(7 * DAY, 6 * HOUR, () => ({ healthy: false, status: 500 })));
+  await seed(
+    { url: "https://gone.example/w", service: "Gone", provider: "0xgone", price: "0.002", category: "weather" },
+    series(7 * DAY, 6 * HOUR, () => ({ healthy: false, status: 500 })),
+  );
   await seed({ url: "https://premium.example/alpha", service: "Premium", provider: "0xprem", price: "2500", category: "weather" }, healthy());
   await seed({ url: "https://new.example/w", service: "New", provider: "0xnew", price: "0.002", category: "weather" }, []);
   // Zombie service: every endpoint erroring.
-  await seed({ url: "https://zombie.example/a", service: "Zombie", provider: "0xz", price: "0.01", category: "data" }, series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 500 })));
-  await seed({ url: "https://zombie.example/b", service: "Zombie", provider: "0xz", price: "0.01", category: "data" }, series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 502 })));
+  await seed(
+    { url: "https://zombie.example/a", service: "Zombie", provider: "0xz", price: "0.01", category: "data" },
+    series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 500 })),
+  );
+  await seed(
+    { url: "https://zombie.example/b", service: "Zombie", provider: "0xz", price: "0.01", category: "data" },
+    series(HOUR, 20 * MINUTE, () => ({ healthy: false, status: 502 })),
+  );
   // A wildcard host: 5 listed paths, 2 real resources.
-  for (const p of ["a", "b", "c", "d", "e"]) await seed({ url: `https://wild.example/${p}`, service: "Wild", provider: "0xwild", price: "0.01", category: "data" }, healthy());
-  await ctx.db.db.insertInto("host_checks").values({ host: "wild.example", wildcard_402_detected: true, wildcard_402_checked_at: ctx.clock.now(), spa_fallback_checked_at: ctx.clock.now(), effective_count: 2, effective_count_basis: "sitemap_url_count" }).execute();
+  for (const p of ["a", "b", "c", "d", "e"])
+    await seed({ url: `https://wild.example/${p}`, service: "Wild", provider: "0xwild", price: "0.01", category: "data" }, healthy());
+  await ctx.db.db
+    .insertInto("host_checks")
+    .values({
+      host: "wild.example",
+      wildcard_402_detected: true,
+      wildcard_402_checked_at: ctx.clock.now(),
+      spa_fallback_checked_at: ctx.clock.now(),
+      effective_count: 2,
+      effective_count_basis: "sitemap_url_count",
+    })
+    .execute();
   // Delisted in the window, and listed long ago.
   await seedListing(ctx, { url: "https://old.example/removed", service: "Old", price: "0.01", active: false });
   await recompute(ctx);
@@ -56,7 +76,14 @@ describe("catalog/decoys", () => {
     expect(b.counts.total).toBe(4);
     expect(b.truncated).toBe(true);
     expect(b.entries.map((e: { url: string }) => e.url)).toEqual(["https://premium.example/alpha", "https://zombie.example/a", "https://zombie.example/b"]);
-    expect(b.entries[0]).toMatchObject({ service_name: "Premium", price_usdc: "2500", currency: "USDC", reasons: ["decoy_price_extreme"], uptime_7d_pct: 100, wildcard_402_detected: false });
+    expect(b.entries[0]).toMatchObject({
+      service_name: "Premium",
+      price_usdc: "2500",
+      currency: "USDC",
+      reasons: ["decoy_price_extreme"],
+      uptime_7d_pct: 100,
+      wildcard_402_detected: false,
+    });
     expect(b.wildcard_402_hosts).toEqual([expect.objectContaining({ service_id: "wild", raw_count: 5, effective_count: 2, synthetic_count: 3 })]);
     expect(b.counts).toMatchObject({ wildcard_402_services: 1, spa_fallback_services: 0 });
   });
@@ -74,7 +101,17 @@ describe("alternatives", () => {
     expect(res.status).toBe(200);
     const b = await body(res);
     expect(b.match_strategy).toBe("url_target");
-    expect(b.target).toEqual({ url: "https://wx.example/v1/dead", known: true, service: "Skycast", service_id: "skycast", provider: "Skycast", domain: "wx.example", category: "weather", price_usdc: "0.002", currency: "USDC" });
+    expect(b.target).toEqual({
+      url: "https://wx.example/v1/dead",
+      known: true,
+      service: "Skycast",
+      service_id: "skycast",
+      provider: "Skycast",
+      domain: "wx.example",
+      category: "weather",
+      price_usdc: "0.002",
+      currency: "USDC",
+    });
     expect(b.alternatives[0]).toEqual({
       url: "https://wx.example/v1/hourly",
       service_id: "skycast",
@@ -125,7 +162,14 @@ describe("alternatives", () => {
     const none = await paid("/api/v1/alternatives", { taskClass: "astrology" });
     expect(none.status).toBe(404);
     expect((await body(none)).payment_settled).toBe(false);
-    for (const bad of [{}, { taskClass: "  " }, { taskClass: "x".repeat(81) }, { url: "https://a.example", limit: 11 }, { url: `https://a.example/${"x".repeat(2050)}` }, { url: "ftp://a" }]) {
+    for (const bad of [
+      {},
+      { taskClass: "  " },
+      { taskClass: "x".repeat(81) },
+      { url: "https://a.example", limit: 11 },
+      { url: `https://a.example/${"x".repeat(2050)}` },
+      { url: "ftp://a" },
+    ]) {
       expect((await refusedInput(`${svc.url}/api/v1/alternatives`, bad)).status).toBe(400);
     }
   });
@@ -134,8 +178,15 @@ describe("alternatives", () => {
 describe("whats-new", () => {
   it("reports added and removed listings with the poll summary", async () => {
     const since = new Date(svc.ctx.clock.now().getTime() - 3600_000).toISOString();
-    await svc.ctx.db.db.insertInto("catalog_sources").values({ url: "http://catalog.test/discovery/resources" }).onConflict((oc) => oc.doNothing()).execute();
-    await svc.ctx.db.db.insertInto("catalog_polls").values({ source_url: "http://catalog.test/discovery/resources", started_at: svc.ctx.clock.now(), complete: true }).execute();
+    await svc.ctx.db.db
+      .insertInto("catalog_sources")
+      .values({ url: "http://catalog.test/discovery/resources" })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await svc.ctx.db.db
+      .insertInto("catalog_polls")
+      .values({ source_url: "http://catalog.test/discovery/resources", started_at: svc.ctx.clock.now(), complete: true })
+      .execute();
     await svc.ctx.db.db.updateTable("listings").set({ first_seen_at: svc.ctx.clock.now() }).where("url", "=", "https://new.example/w").execute();
     const b = await body(await paid("/api/v1/whats-new", { since, limit: 1 }));
     expect(b.added_endpoints).toEqual([expect.objectContaining({ url: "https://new.example/w", service_name: "New", price_usdc: "0.002" })]);

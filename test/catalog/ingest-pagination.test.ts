@@ -23,8 +23,19 @@ afterAll(async () => {
 describe("a complete poll", () => {
   it("walks every page and upserts each listing with its group keys, price and usage", async () => {
     const items = [
-      ...manyItems(23, "https://api.weather.example.com", { serviceName: "Weather Now", tags: ["Forecast"], payTo: "0xAAAA000000000000000000000000000000000001" }),
-      v2Item({ url: "https://maps.example.org/geo", serviceName: "Geo Maps", tags: ["maps"], payTo: "0xaaaa000000000000000000000000000000000001", method: "GET", quality: { l30DaysTotalCalls: 40, l30DaysUniquePayers: 3, lastCalledAt: "2026-11-19T08:00:00Z" } }),
+      ...manyItems(23, "https://api.weather.example.com", {
+        serviceName: "Weather Now",
+        tags: ["Forecast"],
+        payTo: "0xAAAA000000000000000000000000000000000001",
+      }),
+      v2Item({
+        url: "https://maps.example.org/geo",
+        serviceName: "Geo Maps",
+        tags: ["maps"],
+        payTo: "0xaaaa000000000000000000000000000000000001",
+        method: "GET",
+        quality: { l30DaysTotalCalls: 40, l30DaysUniquePayers: 3, lastCalledAt: "2026-11-19T08:00:00Z" },
+      }),
       v1Item({ url: "http://127.0.0.1:9/legacy", payTo: "0xbbbb000000000000000000000000000000000002", amount: "1000000000" }),
     ];
     const server = await serve(items);
@@ -46,8 +57,18 @@ describe("a complete poll", () => {
     }
     const geo = rows.find((r) => r.url === "https://maps.example.org/geo")!;
     expect(geo).toMatchObject({
-      method: "GET", service_id: "geo-maps", domain: "example.org", category: "geo", price_usdc: "0.01", price_atomic: "10000",
-      currency: "USDC", network: "eip155:8453", l30d_calls: 40, l30d_unique_payers: 3, x402_version: 2, resource_type: "http",
+      method: "GET",
+      service_id: "geo-maps",
+      domain: "example.org",
+      category: "geo",
+      price_usdc: "0.01",
+      price_atomic: "10000",
+      currency: "USDC",
+      network: "eip155:8453",
+      l30d_calls: 40,
+      l30d_unique_payers: 3,
+      x402_version: 2,
+      resource_type: "http",
       provider_id: "eip155:8453:0xaaaa000000000000000000000000000000000001",
     });
     expect(geo.last_called_at).toEqual(new Date("2026-11-19T08:00:00Z"));
@@ -62,7 +83,16 @@ describe("a complete poll", () => {
     expect(service).toMatchObject({ name: "Weather Now", origin: "https://api.weather.example.com" });
 
     const poll = await ctx.db.db.selectFrom("catalog_polls").selectAll().where("id", "=", summary.pollId).executeTakeFirstOrThrow();
-    expect(poll).toMatchObject({ source_url: server.url, complete: true, items_seen: 25, items_valid: 25, items_malformed: 0, listings_added: 25, listings_removed: 0, error: null });
+    expect(poll).toMatchObject({
+      source_url: server.url,
+      complete: true,
+      items_seen: 25,
+      items_valid: 25,
+      items_malformed: 0,
+      listings_added: 25,
+      listings_removed: 0,
+      error: null,
+    });
     expect(poll.finished_at).toEqual(ctx.clock.now());
     const source = await ctx.db.db.selectFrom("catalog_sources").selectAll().where("url", "=", server.url).executeTakeFirstOrThrow();
     expect(source).toMatchObject({ last_status: "ok", consecutive_failures: 0, lease_owner: null, last_error: null });
@@ -85,7 +115,11 @@ describe("a complete poll", () => {
     const summary = await pollOnce(ctx, server.url);
     expect(summary).toMatchObject({ complete: true, itemsSeen: 7, itemsValid: 3, itemsMalformed: 3, added: 3 });
     const rows = await listingsOf(ctx, server.url);
-    expect(rows.map((r) => `${r.method} ${r.url_normalized}`)).toEqual(["GET https://dup.example.com/a", "POST https://dup.example.com/a", "POST https://dup.example.com/b"]);
+    expect(rows.map((r) => `${r.method} ${r.url_normalized}`)).toEqual([
+      "GET https://dup.example.com/a",
+      "POST https://dup.example.com/a",
+      "POST https://dup.example.com/b",
+    ]);
     // The first sighting wins within a poll.
     expect(rows.find((r) => r.method === "POST" && r.url_normalized === "https://dup.example.com/a")!.service_id).toBe("first");
     const poll = await ctx.db.db.selectFrom("catalog_polls").selectAll().where("id", "=", summary.pollId).executeTakeFirstOrThrow();
@@ -128,4 +162,3 @@ describe("a complete poll", () => {
     expect(rows.some((r) => r.url.endsWith("/refused"))).toBe(false);
   });
 });
-

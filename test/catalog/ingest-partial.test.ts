@@ -36,8 +36,16 @@ describe("an incomplete poll deactivates nothing", () => {
     ["a page answers 503", () => (r) => (r.offset === 3 ? { status: 503 } : undefined), /HTTP 503/],
     ["the offset loops back", (s) => (r) => (r.offset === 3 ? { status: 200, body: page(s, 0, 3, 3) } : undefined), /repeats an earlier page/],
     ["the offset is ignored", (s) => (r) => (r.offset === 3 ? { status: 200, body: page(s, 0, 0, 3) } : undefined), /asked for offset 3, the page says 0/],
-    ["the total is truncated (an empty page before it)", (s) => (r) => (r.offset === 3 ? { status: 200, body: { ...page(s, 3, 3, 0), pagination: { limit: 3, offset: 3, total: 6 } } } : undefined), /empty page before the total of 6/],
-    ["the total moves during the poll", (s) => (r) => (r.offset === 3 ? { status: 200, body: { ...page(s, 3, 3, 3), pagination: { limit: 3, offset: 3, total: 9 } } } : undefined), /total changed from 6 to 9/],
+    [
+      "the total is truncated (an empty page before it)",
+      (s) => (r) => (r.offset === 3 ? { status: 200, body: { ...page(s, 3, 3, 0), pagination: { limit: 3, offset: 3, total: 6 } } } : undefined),
+      /empty page before the total of 6/,
+    ],
+    [
+      "the total moves during the poll",
+      (s) => (r) => (r.offset === 3 ? { status: 200, body: { ...page(s, 3, 3, 3), pagination: { limit: 3, offset: 3, total: 9 } } } : undefined),
+      /total changed from 6 to 9/,
+    ],
   ];
 
   for (const [name, fault, error] of cases) {
@@ -56,7 +64,10 @@ describe("an incomplete poll deactivates nothing", () => {
 
   it("when the page cap is reached (a server that never ends)", async () => {
     const server = await shrunkSource("https://endless.example.com");
-    server.fault = (r) => ({ status: 200, body: { items: [v2Item({ url: `https://endless.example.com/p/${r.offset}` })], pagination: { limit: 1, offset: r.offset, total: 1e9 } } });
+    server.fault = (r) => ({
+      status: 200,
+      body: { items: [v2Item({ url: `https://endless.example.com/p/${r.offset}` })], pagination: { limit: 1, offset: r.offset, total: 1e9 } },
+    });
     const summary = await pollOnce(ctx, server.url, { maxPages: 5 });
     expect(summary).toMatchObject({ complete: false, pages: 5, removed: 0 });
     expect(summary.error).toMatch(/more than 5 pages/);

@@ -31,7 +31,11 @@ describe("price", () => {
     const l = parse(item);
     expect(l.priceUsdc).toBe("0.03");
     // The provider is the first entry's payee (the billing namespace), lower-cased for EVM.
-    expect(l.provider).toEqual({ id: "eip155:8453:0x1111111111111111111111111111111111111111", network: "eip155:8453", payTo: "0x1111111111111111111111111111111111111111" });
+    expect(l.provider).toEqual({
+      id: "eip155:8453:0x1111111111111111111111111111111111111111",
+      network: "eip155:8453",
+      payTo: "0x1111111111111111111111111111111111111111",
+    });
 
     const other = parse(v2Item({ url: "https://a.example.com/w", asset: "0x00000000000000000000000000000000000000aa", amount: "7" }));
     expect(other).toMatchObject({ priceAtomic: "7", priceUsdc: null, currency: "0x00000000000000000000000000000000000000aa" });
@@ -53,7 +57,12 @@ describe("method", () => {
 describe("group keys", () => {
   it("service is the service name, else the origin, with a stable slug id", () => {
     const named = parse(v2Item({ url: "https://API.Example.com:443/a?b=1#frag", serviceName: "  Crème Weather API " }));
-    expect(named).toMatchObject({ serviceName: "Crème Weather API", serviceId: "creme-weather-api", urlNormalized: "https://api.example.com/a?b=1", host: "api.example.com" });
+    expect(named).toMatchObject({
+      serviceName: "Crème Weather API",
+      serviceId: "creme-weather-api",
+      urlNormalized: "https://api.example.com/a?b=1",
+      host: "api.example.com",
+    });
     const unnamed = parse(v2Item({ url: "http://10.0.0.5:8080/x" }));
     expect(unnamed).toMatchObject({ serviceName: "http://10.0.0.5:8080", serviceId: "10-0-0-5-8080" });
     expect(serviceIdOf("天气")).toMatch(/^svc-[0-9a-f]{12}$/);
@@ -105,7 +114,9 @@ describe("malformed and skipped items", () => {
   });
 
   it("keeps usage figures and drops unreadable ones", () => {
-    const l = parse(v2Item({ url: "https://a.example.com/x", quality: { l30DaysTotalCalls: 12, l30DaysUniquePayers: -1, lastCalledAt: "2026-11-01T00:00:00Z" } }));
+    const l = parse(
+      v2Item({ url: "https://a.example.com/x", quality: { l30DaysTotalCalls: 12, l30DaysUniquePayers: -1, lastCalledAt: "2026-11-01T00:00:00Z" } }),
+    );
     expect(l).toMatchObject({ l30dCalls: 12, l30dUniquePayers: null, lastCalledAt: new Date("2026-11-01T00:00:00Z") });
   });
 });

@@ -111,15 +111,32 @@ describe("url patterns", () => {
   };
 
   it("reads an endpoint, an origin and an origin with a path prefix", () => {
-    expect(scope("https://API.example.com/v1/forecast?city=x")).toMatchObject({ kind: "endpoint", url: "https://api.example.com/v1/forecast?city=x", host: "api.example.com" });
+    expect(scope("https://API.example.com/v1/forecast?city=x")).toMatchObject({
+      kind: "endpoint",
+      url: "https://api.example.com/v1/forecast?city=x",
+      host: "api.example.com",
+    });
     expect(scope("https://api.example.com")).toMatchObject({ kind: "origin", prefix: "https://api.example.com/", pattern: "https://api.example.com/*" });
     expect(scope("https://api.example.com/*")).toMatchObject({ kind: "origin", prefix: "https://api.example.com/" });
-    expect(scope("http://127.0.0.1:8080/v1/*")).toMatchObject({ kind: "prefix", prefix: "http://127.0.0.1:8080/v1/", host: "127.0.0.1:8080", pattern: "http://127.0.0.1:8080/v1/*" });
+    expect(scope("http://127.0.0.1:8080/v1/*")).toMatchObject({
+      kind: "prefix",
+      prefix: "http://127.0.0.1:8080/v1/",
+      host: "127.0.0.1:8080",
+      pattern: "http://127.0.0.1:8080/v1/*",
+    });
     expect(scope("https://api.example.com/v1*")).toMatchObject({ kind: "prefix", prefix: "https://api.example.com/v1" });
   });
 
   it("refuses a * anywhere but the end, a query in a pattern, credentials and other schemes", () => {
-    for (const bad of ["https://*.example.com/", "https://api.example.com/*/x", "https://api.example.com/v1?x=*", "ftp://api.example.com/*", "*", "https://u:p@api.example.com/x", "not a url"]) {
+    for (const bad of [
+      "https://*.example.com/",
+      "https://api.example.com/*/x",
+      "https://api.example.com/v1?x=*",
+      "ftp://api.example.com/*",
+      "*",
+      "https://u:p@api.example.com/x",
+      "not a url",
+    ]) {
       expect(parseScope(bad).ok, bad).toBe(false);
     }
   });

@@ -48,7 +48,8 @@ describe("acceptance against the demo fleet", () => {
       if (!e.expected.delistReasons.every((r) => got.includes(r))) missing.push(`${e.kind} ${e.url}: want ${e.expected.delistReasons} got ${got}`);
     }
     expect(missing).toEqual([]);
-    for (const e of fleet.endpoints.filter((x) => x.kind === "dead_5xx" || x.kind === "dead_refused")) expect(byUrl.get(e.url)!.reasons).toEqual(["dead", "dead_7d"]);
+    for (const e of fleet.endpoints.filter((x) => x.kind === "dead_5xx" || x.kind === "dead_refused"))
+      expect(byUrl.get(e.url)!.reasons).toEqual(["dead", "dead_7d"]);
     for (const e of fleet.endpoints.filter((x) => x.kind === "ghost" || x.kind === "never_paid")) expect(byUrl.get(e.url)!.reasons).toEqual(["ghost_listing"]);
     for (const e of fleet.endpoints.filter((x) => x.kind === "healthy")) expect(byUrl.has(e.url), e.url).toBe(false);
     // Oracle Pulse's synthetic SOL-USD/1m path is healthy and unpaid for 40 days: a ghost too.

@@ -22,13 +22,26 @@ beforeAll(async () => {
   await seed("https://wx.example/v1/forecast", week(), { method: "GET" });
   await seed("https://wx.example/v1/hourly", week());
   // Healthy, but only 19 probes in the week.
-  await seed("https://wx.example/v2/young", series(19 * HOUR, HOUR, () => ({ price: "0.002" })));
+  await seed(
+    "https://wx.example/v2/young",
+    series(19 * HOUR, HOUR, () => ({ price: "0.002" })),
+  );
   // 90% uptime.
-  await seed("https://wx.example/v2/flaky", week((i) => (i % 10 === 5 ? { healthy: false, status: 503 } : {})));
+  await seed(
+    "https://wx.example/v2/flaky",
+    week((i) => (i % 10 === 5 ? { healthy: false, status: 503 } : {})),
+  );
   // Slow tail: p99 well above 5 s.
-  await seed("https://wx.example/v2/slow", week((i) => ({ latency: i % 20 === 3 ? 8000 : 150 })));
+  await seed(
+    "https://wx.example/v2/slow",
+    week((i) => ({ latency: i % 20 === 3 ? 8000 : 150 })),
+  );
   // A decoy price, and a latest probe without a challenge.
-  await seed("https://wx.example/v2/pricey", week(() => ({ price: "6" })), { price: "6" });
+  await seed(
+    "https://wx.example/v2/pricey",
+    week(() => ({ price: "6" })),
+    { price: "6" },
+  );
   await seed("https://wx.example/v2/plain", [...week().slice(1), { ago: 1000, status: 200, price: null }]);
   await seed("https://other.example/v1/forecast", week());
   await recompute(ctx);
@@ -40,15 +53,38 @@ describe("issueCertificate", () => {
     const r = await issueCertificate(deps(), { url: "https://wx.example/v1/forecast", name: "Skycast forecast" });
     if (!r.verified) throw new Error(JSON.stringify(r.failed));
     const c = r.certificate;
-    expect(c).toMatchObject({ verified: true, tier: "verified", url: "https://wx.example/v1/forecast", listings_covered: 2, validUntil: "2026-12-20T12:00:00.000Z" });
+    expect(c).toMatchObject({
+      verified: true,
+      tier: "verified",
+      url: "https://wx.example/v1/forecast",
+      listings_covered: 2,
+      validUntil: "2026-12-20T12:00:00.000Z",
+    });
     expect(c.badgeUrl).toBe(`http://lookout.test/verified/${c.certId}/badge.svg`);
     expect(c.pageUrl).toBe(`http://lookout.test/verified/${c.certId}`);
     expect(c.criteria.map((x) => [x.id, x.met])).toEqual([
-      ["in_catalog", true], ["probes_7d", true], ["uptime_7d", true], ["no_critical_warning", true], ["p99_latency_7d", true], ["price_range", true], ["x402_v2_challenge", true],
+      ["in_catalog", true],
+      ["probes_7d", true],
+      ["uptime_7d", true],
+      ["no_critical_warning", true],
+      ["p99_latency_7d", true],
+      ["price_range", true],
+      ["x402_v2_challenge", true],
     ]);
-    const { payload, protectedHeader } = await jwtVerify(c.jws, createLocalJWKSet(await publicJwks(ctx.db.db, ctx.clock.now())), { issuer: "http://lookout.test", currentDate: ctx.clock.now() });
+    const { payload, protectedHeader } = await jwtVerify(c.jws, createLocalJWKSet(await publicJwks(ctx.db.db, ctx.clock.now())), {
+      issuer: "http://lookout.test",
+      currentDate: ctx.clock.now(),
+    });
     expect(protectedHeader).toMatchObject({ alg: "EdDSA", typ: "JWT" });
-    expect(payload).toMatchObject({ certId: c.certId, url: c.url, name: "Skycast forecast", tier: "verified", sub: c.url, jti: c.certId, iss: "http://lookout.test" });
+    expect(payload).toMatchObject({
+      certId: c.certId,
+      url: c.url,
+      name: "Skycast forecast",
+      tier: "verified",
+      sub: c.url,
+      jti: c.certId,
+      iss: "http://lookout.test",
+    });
     expect(payload.exp! - payload.iat!).toBe(30 * 86_400);
     expect((payload.criteria as Record<string, { met: boolean }>).uptime_7d!.met).toBe(true);
   });
@@ -60,7 +96,10 @@ describe("issueCertificate", () => {
   });
 
   it("reports each failed criterion with the URLs that fail it, and stores nothing", async () => {
-    const before = await ctx.db.db.selectFrom("certificates").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await ctx.db.db
+      .selectFrom("certificates")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const r = await issueCertificate(deps(), { url: "https://wx.example/v2/*", name: "Skycast v2" });
     if (r.verified) throw new Error("expected not verified");
     const failing = Object.fromEntries(r.failed.map((c) => [c.id, c.failing.map((f) => f.url)]));
@@ -73,7 +112,10 @@ describe("issueCertificate", () => {
     });
     expect(r.criteria).toHaveLength(7);
     expect(r.failed.find((c) => c.id === "uptime_7d")!.observed).toBeCloseTo(90, 0);
-    const after = await ctx.db.db.selectFrom("certificates").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await ctx.db.db
+      .selectFrom("certificates")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -99,7 +141,14 @@ describe("a certificate bought with a payment", () => {
   it("exists publicly only once its payment settled, and a retried payment replaces it", async () => {
     const payment = await ctx.db.db
       .insertInto("payments")
-      .values({ authorization_key: "test:payer:nonce-1", request_id: "req-1", route: "verified", network: "eip155:84532", amount_atomic: "1000000", status: "claimed" })
+      .values({
+        authorization_key: "test:payer:nonce-1",
+        request_id: "req-1",
+        route: "verified",
+        network: "eip155:84532",
+        amount_atomic: "1000000",
+        status: "claimed",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const first = await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id, payer: "0xabc" });
@@ -124,7 +173,11 @@ describe("live state", () => {
     // The endpoint goes down: three failed probes in 30 minutes make it `dead` (critical).
     const listing = await ctx.db.db.selectFrom("listings").select("id").where("url", "=", "https://wx.example/v1/hourly").executeTakeFirstOrThrow();
     ctx.clock.advance(30 * MINUTE);
-    await seedProbes(ctx, Number(listing.id), series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
+    await seedProbes(
+      ctx,
+      Number(listing.id),
+      series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })),
+    );
     await recompute(ctx);
     const down = (await viewCertificate(deps(), id))!;
     expect(down.state).toBe("lapsed");

@@ -21,7 +21,11 @@ beforeAll(async () => {
     await seedProbes(ctx, id, week());
   }
   const dead = await seedListing(ctx, { url: "https://wx.example/v2/broken", service: "Skycast", provider: "0xsky", price: "0.002" });
-  await seedProbes(ctx, dead, series(7 * DAY, HOUR, () => ({ healthy: false, status: 500 })));
+  await seedProbes(
+    ctx,
+    dead,
+    series(7 * DAY, HOUR, () => ({ healthy: false, status: 500 })),
+  );
   await recompute(ctx);
 });
 afterAll(() => svc?.close());
@@ -100,7 +104,11 @@ describe("badge and page", () => {
     const listing = await svc.ctx.db.db.selectFrom("listings").select("id").where("url", "=", "https://wx.example/v1/forecast").executeTakeFirstOrThrow();
     // Half an hour later, every probe of the last 30 minutes failed: the endpoint is dead.
     svc.ctx.clock.advance(30 * MINUTE);
-    await seedProbes(svc.ctx, Number(listing.id), series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
+    await seedProbes(
+      svc.ctx,
+      Number(listing.id),
+      series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })),
+    );
     await recompute(svc.ctx);
     const lapsed = await (await fetch(b.badgeUrl)).text();
     expect(lapsed).toContain("x402 lapsed");

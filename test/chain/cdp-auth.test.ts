@@ -68,6 +68,9 @@ describe("CDP facilitator auth", () => {
       fake.requests.map(async (r) => `${r.method} ${r.path}: ${(await jwtVerify(r.headers.authorization!.slice("Bearer ".length), publicKey)).payload.uris}`),
     );
     const host = new URL(fake.url).host;
-    expect(seen).toEqual([`GET /platform/v2/x402/supported: GET ${host}/platform/v2/x402/supported`, `POST /platform/v2/x402/verify: POST ${host}/platform/v2/x402/verify`]);
+    expect(seen).toEqual([
+      `GET /platform/v2/x402/supported: GET ${host}/platform/v2/x402/supported`,
+      `POST /platform/v2/x402/verify: POST ${host}/platform/v2/x402/verify`,
+    ]);
   });
 });

@@ -56,18 +56,13 @@ describe("startDevnet", () => {
     expect(DEMO_USDC_BALANCE).toBe(1_000_000_000n);
     expect(await balance(devnet.payTo)).toBe(0n);
     expect(await balance(devnet.facilitatorAccount.address)).toBe(0n);
-    expect(
-      await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" }),
-    ).toBe(9n * 1_000_000_000n);
+    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" })).toBe(9n * 1_000_000_000n);
   });
 
   it("puts TestUSDC at the canonical Base Sepolia USDC address", async () => {
     expect(devnet.usdcAddress).toBe(getAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"));
-    expect(await devnet.publicClient.getCode({ address: devnet.usdcAddress })).toBe(
-      contractArtifacts.contracts.TestUSDC.deployedBytecode,
-    );
-    const read = (functionName: "name" | "version") =>
-      devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName });
+    expect(await devnet.publicClient.getCode({ address: devnet.usdcAddress })).toBe(contractArtifacts.contracts.TestUSDC.deployedBytecode);
+    const read = (functionName: "name" | "version") => devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName });
     expect(await read("name")).toBe("USDC");
     expect(await read("version")).toBe("2");
   });

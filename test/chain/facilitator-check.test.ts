@@ -57,14 +57,18 @@ describe("facilitator /supported at start-up", () => {
 
   it("stops start-up with one line when the facilitator cannot be reached", async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
-    await expect(railFor(url, captured().log)).rejects.toThrow(/^facilitator http:\/\/127\.0\.0\.1:\d+ did not answer \/supported \(.+\); payments need x402 v2 exact on eip155:84532, so the service cannot start until it answers$/);
+    await expect(railFor(url, captured().log)).rejects.toThrow(
+      /^facilitator http:\/\/127\.0\.0\.1:\d+ did not answer \/supported \(.+\); payments need x402 v2 exact on eip155:84532, so the service cannot start until it answers$/,
+    );
   });
 
   it("gives up on a facilitator that does not answer within the time-out", async () => {
     const fake = await startFakeSupported([], { hang: true });
     try {
       const started = Date.now();
-      await expect(checkFacilitatorSupport(createRemoteFacilitator(fake.url), { url: fake.url, network: "eip155:84532", timeoutMs: 300 })).rejects.toThrow("(no answer within 300 ms)");
+      await expect(checkFacilitatorSupport(createRemoteFacilitator(fake.url), { url: fake.url, network: "eip155:84532", timeoutMs: 300 })).rejects.toThrow(
+        "(no answer within 300 ms)",
+      );
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await fake.close();

@@ -62,10 +62,7 @@ function balanceOf(address: Address): Promise<bigint> {
 }
 
 /** A correctly signed authorization with a chosen validity window, as a hand-made client would send. */
-async function signedPayload(
-  accepts: PaymentRequirements,
-  window: { validAfter: bigint; validBefore: bigint },
-): Promise<PaymentPayload> {
+async function signedPayload(accepts: PaymentRequirements, window: { validAfter: bigint; validBefore: bigint }): Promise<PaymentPayload> {
   const nonce = toHex(crypto.getRandomValues(new Uint8Array(32)));
   const message = {
     from: payer.address,

@@ -1,14 +1,5 @@
 import { authorizationTypes } from "@x402/evm";
-import {
-  createWalletClient,
-  domainSeparator,
-  http,
-  parseSignature,
-  serializeSignature,
-  toHex,
-  type Address,
-  type Hex,
-} from "viem";
+import { createWalletClient, domainSeparator, http, parseSignature, serializeSignature, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Devnet } from "../../src/chain/devnet.js";
@@ -34,8 +25,7 @@ afterAll(async () => {
 });
 
 const randomNonce = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
-const domain = () =>
-  ({ name: "USDC", version: "2", chainId: devnet.chainId, verifyingContract: devnet.usdcAddress }) as const;
+const domain = () => ({ name: "USDC", version: "2", chainId: devnet.chainId, verifyingContract: devnet.usdcAddress }) as const;
 
 function balanceOf(address: Address): Promise<bigint> {
   return devnet.publicClient.readContract({
@@ -78,8 +68,11 @@ describe("TestUSDC metadata", () => {
     });
     expect(separator).toBe(domainSeparator({ domain: domain() }));
 
-    const [fields, name, version, chainId, verifyingContract, salt, extensions] =
-      await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "eip712Domain" });
+    const [fields, name, version, chainId, verifyingContract, salt, extensions] = await devnet.publicClient.readContract({
+      address: devnet.usdcAddress,
+      abi: testUsdcAbi,
+      functionName: "eip712Domain",
+    });
     expect({ fields, name, version, chainId, verifyingContract, salt, extensions }).toEqual({
       fields: "0x0f",
       name: "USDC",
@@ -141,9 +134,9 @@ describe("TestUSDC ERC-20", () => {
         args: [alice.address, 1n],
       }),
     ).rejects.toThrow(/caller is not the minter/);
-    expect(
-      await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "MINTER" }),
-    ).toBe(devnet.facilitatorAccount.address);
+    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "MINTER" })).toBe(
+      devnet.facilitatorAccount.address,
+    );
   });
 });
 

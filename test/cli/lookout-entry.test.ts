@@ -57,7 +57,14 @@ describe("npm run lookout", () => {
   it("imports into and exports from the configured database", async () => {
     const lines = [
       { url: "https://api.example.com/a", method: "POST", at: "2026-11-19T10:00:00.000Z", status: 402, latency_ms: 80, price_usdc: "0.01" },
-      { url: "https://api.example.com/a", method: "POST", at: "2026-11-19T10:10:00.000Z", network_error: "connect_refused", latency_ms: null, price_usdc: null },
+      {
+        url: "https://api.example.com/a",
+        method: "POST",
+        at: "2026-11-19T10:10:00.000Z",
+        network_error: "connect_refused",
+        latency_ms: null,
+        price_usdc: null,
+      },
     ];
     const file = tmp.file("history.ndjson");
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
@@ -67,6 +74,11 @@ describe("npm run lookout", () => {
 
     const exported = await lookout("probes", "export");
     expect(exported).toMatchObject({ code: 0, stderr: "exported 2 probe(s)\n" });
-    expect(exported.stdout.trim().split("\n").map((l) => JSON.parse(l))).toEqual(lines);
+    expect(
+      exported.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(lines);
   });
 });

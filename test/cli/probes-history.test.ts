@@ -14,13 +14,28 @@ let fresh: TestContext | undefined;
 const tmp = tempDir();
 
 const ndjson = (objs: unknown[]) => objs.map((o) => (typeof o === "string" ? o : JSON.stringify(o))).join("\n") + "\n";
-const probe = (over: Record<string, unknown>) => ({ url: A, method: "POST", at: "2026-11-19T10:05:00.000Z", status: 402, latency_ms: 120, price_usdc: "0.01", ...over });
+const probe = (over: Record<string, unknown>) => ({
+  url: A,
+  method: "POST",
+  at: "2026-11-19T10:05:00.000Z",
+  status: 402,
+  latency_ms: 120,
+  price_usdc: "0.01",
+  ...over,
+});
 
 const GOOD = [
   probe({}),
   probe({ at: "2026-11-19T10:25:00.000Z", status: 503, latency_ms: 900, price_usdc: null }),
   probe({ at: "2026-11-19T10:45:00.000Z", status: undefined, network_error: "timeout", latency_ms: null, price_usdc: null }),
-  probe({ url: "HTTPS://beta.example.org:443/v1/search?q=1#x", method: "get", at: "2026-11-19T11:10:00+01:00", status: 200, latency_ms: 40, price_usdc: 0.005 }),
+  probe({
+    url: "HTTPS://beta.example.org:443/v1/search?q=1#x",
+    method: "get",
+    at: "2026-11-19T11:10:00+01:00",
+    status: 200,
+    latency_ms: 40,
+    price_usdc: 0.005,
+  }),
   probe({ at: "2026-11-18T23:59:59.999Z", latency_ms: 4000 }),
 ];
 
@@ -38,7 +53,16 @@ async function probeRows(c: TestContext) {
   return c.db.db
     .selectFrom("probes")
     .innerJoin("listings", "listings.id", "probes.listing_id")
-    .select(["listings.url", "listings.method", "probes.probed_at", "probes.outcome", "probes.status_code", "probes.error_kind", "probes.latency_ms", "probes.price_usdc"])
+    .select([
+      "listings.url",
+      "listings.method",
+      "probes.probed_at",
+      "probes.outcome",
+      "probes.status_code",
+      "probes.error_kind",
+      "probes.latency_ms",
+      "probes.price_usdc",
+    ])
     .orderBy("probed_at")
     .orderBy("listings.url")
     .execute();
@@ -99,7 +123,21 @@ describe("probes import", () => {
     const listingA = await ctx.db.db.selectFrom("listings").select("id").where("url", "=", A).executeTakeFirstOrThrow();
     await ctx.db.db
       .insertInto("probe_hourly")
-      .values({ listing_id: listingA.id, bucket: "2026-11-19T10:00:00Z", probes: 2, healthy: 2, errors: 0, latency_count: 2, latency_sum_ms: 300, latency_max_ms: 200, latency_hist: histogramOf([100, 200]), status_counts: { "402": 2 }, price_usdc_last: "0.02", price_usdc_min: "0.02", price_usdc_max: "0.02" })
+      .values({
+        listing_id: listingA.id,
+        bucket: "2026-11-19T10:00:00Z",
+        probes: 2,
+        healthy: 2,
+        errors: 0,
+        latency_count: 2,
+        latency_sum_ms: 300,
+        latency_max_ms: 200,
+        latency_hist: histogramOf([100, 200]),
+        status_counts: { "402": 2 },
+        price_usdc_last: "0.02",
+        price_usdc_min: "0.02",
+        price_usdc_max: "0.02",
+      })
       .execute();
 
     const file = tmp.file("mixed.ndjson");
@@ -118,10 +156,23 @@ describe("probes import", () => {
       ["POST", "2026-11-19T10:45:00.000Z", "error", null, "timeout", null, null],
     ]);
 
-    const hour = await ctx.db.db.selectFrom("probe_hourly").selectAll().where("listing_id", "=", listingA.id).where("bucket", "=", new Date("2026-11-19T10:00:00Z")).executeTakeFirstOrThrow();
+    const hour = await ctx.db.db
+      .selectFrom("probe_hourly")
+      .selectAll()
+      .where("listing_id", "=", listingA.id)
+      .where("bucket", "=", new Date("2026-11-19T10:00:00Z"))
+      .executeTakeFirstOrThrow();
     expect(hour).toMatchObject({
-      probes: 5, healthy: 3, errors: 2, latency_count: 4, latency_sum_ms: 1320, latency_max_ms: 900,
-      status_counts: { "402": 3, "503": 1, network_error: 1 }, price_usdc_last: "0.01", price_usdc_min: "0.01", price_usdc_max: "0.02",
+      probes: 5,
+      healthy: 3,
+      errors: 2,
+      latency_count: 4,
+      latency_sum_ms: 1320,
+      latency_max_ms: 900,
+      status_counts: { "402": 3, "503": 1, network_error: 1 },
+      price_usdc_last: "0.01",
+      price_usdc_min: "0.01",
+      price_usdc_max: "0.02",
     });
     expect(hour.latency_hist).toEqual(mergeHistograms(histogramOf([100, 200]), histogramOf([120, 900])));
     const buckets = await ctx.db.db.selectFrom("probe_hourly").select(["bucket", "probes"]).orderBy("bucket").orderBy("probes").execute();
@@ -168,7 +219,12 @@ describe("probes export", () => {
     expect(await runLookout(["probes", "export", "--out", out], io)).toBe(0);
     expect(io.stderr.text).toBe(`exported 5 probe(s) to ${out}\n`);
     const exported = readFileSync(out, "utf8");
-    expect(exported.trim().split("\n").map((l) => JSON.parse(l))[4]).toEqual({ url: A, method: "POST", at: "2026-11-19T10:45:00.000Z", network_error: "timeout", latency_ms: null, price_usdc: null });
+    expect(
+      exported
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))[4],
+    ).toEqual({ url: A, method: "POST", at: "2026-11-19T10:45:00.000Z", network_error: "timeout", latency_ms: null, price_usdc: null });
 
     fresh = await createTestContext();
     await seedListings(fresh.db, fresh.clock.now(), SPECS);
@@ -184,7 +240,12 @@ describe("probes export", () => {
   it("--since keeps the later probes", async () => {
     const io = testIo(ctx.db, ctx.clock);
     expect(await runLookout(["probes", "export", "--since", "2026-11-19T10:10:00Z"], io)).toBe(0);
-    expect(io.stdout.text.trim().split("\n").map((l) => JSON.parse(l).at)).toEqual(["2026-11-19T10:10:00.000Z", "2026-11-19T10:25:00.000Z", "2026-11-19T10:45:00.000Z"]);
+    expect(
+      io.stdout.text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).at),
+    ).toEqual(["2026-11-19T10:10:00.000Z", "2026-11-19T10:25:00.000Z", "2026-11-19T10:45:00.000Z"]);
   });
 });
 

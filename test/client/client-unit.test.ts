@@ -36,14 +36,24 @@ function fake(answer: (req: Request) => Response | Promise<Response>, options: P
   return { client, requests };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
 describe("base URL", () => {
   it("takes https anywhere and http on loopback only", () => {
     expect(checkedBaseUrl("https://lookout.example/")).toBe("https://lookout.example");
     expect(checkedBaseUrl("https://lookout.example/v/")).toBe("https://lookout.example/v");
     for (const ok of ["http://127.0.0.1:8402", "http://localhost:8402", "http://[::1]:8402", "http://127.8.9.10"]) expect(checkedBaseUrl(ok)).toBe(ok);
-    for (const bad of ["http://lookout.example", "http://10.0.0.1:8402", "http://localhost.evil.example", "https://u:p@lookout.example", "https://lookout.example/?x=1", "https://lookout.example/#a", "ftp://lookout.example", "lookout.example"]) {
+    for (const bad of [
+      "http://lookout.example",
+      "http://10.0.0.1:8402",
+      "http://localhost.evil.example",
+      "https://u:p@lookout.example",
+      "https://lookout.example/?x=1",
+      "https://lookout.example/#a",
+      "ftp://lookout.example",
+      "lookout.example",
+    ]) {
       expect(() => checkedBaseUrl(bad), bad).toThrow(TypeError);
     }
     expect(() => createLookoutClient({ baseUrl: "http://lookout.example" })).toThrow(/https, or http on a loopback address/);
@@ -61,7 +71,12 @@ describe("requests", () => {
     expect([status!.method, status!.url, status!.headers.get("authorization")]).toEqual(["GET", `${BASE}/api/v1/watch/a%20b%2Fc`, "Bearer s3cret"]);
     expect(await status!.text()).toBe("");
     expect([unsubscribe!.method, unsubscribe!.url]).toEqual(["DELETE", `${BASE}/api/v1/watch/w1`]);
-    expect([trial!.method, trial!.url, trial!.headers.get("content-type"), await trial!.text()]).toEqual(["POST", `${BASE}/api/v1/preflight-trial`, "application/json", '{"url":"https://merchant.example/x"}']);
+    expect([trial!.method, trial!.url, trial!.headers.get("content-type"), await trial!.text()]).toEqual([
+      "POST",
+      `${BASE}/api/v1/preflight-trial`,
+      "application/json",
+      '{"url":"https://merchant.example/x"}',
+    ]);
     expect(await decoys!.text()).toBe("{}");
     expect(requests.every((r) => r.redirect === "error")).toBe(true);
   });
@@ -77,7 +92,11 @@ describe("errors", () => {
     [415, UnsupportedMediaTypeError, { error: "unsupported_media_type", message: "Content-Type must be application/json", request_id: "r1" }],
     [422, NotVerifiedError, { error: "not_verified", message: "criteria", request_id: "r1", payment_settled: false, failed_criteria: [{ id: "uptime_7d" }] }],
     [429, RateLimitedError, { error: "rate_limited", message: "trial limit", request_id: "r1" }, { "retry-after": "3600" }],
-    [503, ServiceUnavailableError, { error: "service_unavailable", message: "timed out", request_id: "r1", payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 }],
+    [
+      503,
+      ServiceUnavailableError,
+      { error: "service_unavailable", message: "timed out", request_id: "r1", payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 },
+    ],
     [500, UnexpectedStatusError, { error: "internal_error", message: "boom", request_id: "r1" }],
   ];
 
@@ -95,7 +114,10 @@ describe("errors", () => {
   });
 
   it("carries what each status needs: retry-after, the minted credit, the failed criteria, the request id", async () => {
-    const get = async (i: number) => (await fake(() => json(cases[i]![0], cases[i]![2], cases[i]![3])).client.preflightTrial({ url: "https://m.example/" }).catch((e: unknown) => e)) as any;
+    const get = async (i: number) =>
+      (await fake(() => json(cases[i]![0], cases[i]![2], cases[i]![3]))
+        .client.preflightTrial({ url: "https://m.example/" })
+        .catch((e: unknown) => e)) as any;
     expect((await get(7)).retryAfterSeconds).toBe(3600);
     expect((await get(8)).retryAfterSeconds).toBe(30);
     expect((await get(3)).credit).toEqual({ creditId: CREDIT });
@@ -154,7 +176,9 @@ describe("errors", () => {
 describe("credit bundle", () => {
   it("presents X-Credit-Id on preflight only, and stops once the answers say it is spent", async () => {
     let balance = 2;
-    const { client, requests } = fake(() => json(200, {}, { "x-credit-balance": String(--balance), "x-credit-expires-at": "2999-01-01T00:00:00.000Z" }), { creditId: CREDIT });
+    const { client, requests } = fake(() => json(200, {}, { "x-credit-balance": String(--balance), "x-credit-expires-at": "2999-01-01T00:00:00.000Z" }), {
+      creditId: CREDIT,
+    });
     await client.forensics({ url: "https://m.example/" });
     await client.preflight({ url: "https://m.example/" });
     expect(client.credit).toEqual({ creditId: CREDIT, balance: 0, expiresAt: new Date("2999-01-01T00:00:00.000Z"), usable: false });
@@ -171,7 +195,9 @@ describe("credit bundle", () => {
   });
 
   it("stops presenting an expired bundle, and takes a new one with useCredit", async () => {
-    const { client, requests } = fake(() => json(200, {}, { "x-credit-balance": "900", "x-credit-expires-at": "2000-01-01T00:00:00.000Z" }), { creditId: CREDIT });
+    const { client, requests } = fake(() => json(200, {}, { "x-credit-balance": "900", "x-credit-expires-at": "2000-01-01T00:00:00.000Z" }), {
+      creditId: CREDIT,
+    });
     await client.preflight({ url: "https://m.example/" });
     expect(client.credit?.usable).toBe(false);
     await client.preflight({ url: "https://m.example/" });

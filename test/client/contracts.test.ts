@@ -31,7 +31,10 @@ describe("route contracts", () => {
     for (const entry of ["src/client/index.ts", "src/mcp/main.ts"]) {
       const { files, packages } = runtimeImports(entry);
       expect(serverCodeIn(files), entry).toEqual([]);
-      expect([...packages].filter((p) => SERVER_PACKAGES.includes(p)), entry).toEqual([]);
+      expect(
+        [...packages].filter((p) => SERVER_PACKAGES.includes(p)),
+        entry,
+      ).toEqual([]);
       expect(files.has("src/contracts/index.ts"), entry).toBe(true);
     }
   });

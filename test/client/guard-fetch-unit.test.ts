@@ -17,7 +17,15 @@ const LOOKOUT = "http://127.0.0.1:8402";
 const TARGET = "https://merchant.example/v1/forecast";
 
 const report = (over: Partial<PreflightReport> = {}): PreflightReport =>
-  ({ ...PREFLIGHT_EXAMPLE, ok: true, warnings: [], reason_codes: [], recommended_action: "pay", metadata: { ...PREFLIGHT_EXAMPLE.metadata, url: TARGET, price_usdc: "0.002" }, ...over }) as PreflightReport;
+  ({
+    ...PREFLIGHT_EXAMPLE,
+    ok: true,
+    warnings: [],
+    reason_codes: [],
+    recommended_action: "pay",
+    metadata: { ...PREFLIGHT_EXAMPLE.metadata, url: TARGET, price_usdc: "0.002" },
+    ...over,
+  }) as PreflightReport;
 
 const failure = (init: { status: number | null; code: string }) => ({ routeId: "preflight", paymentSent: false, paymentSettled: false, ...init });
 
@@ -55,7 +63,11 @@ describe("guardFetch: what blocks", () => {
   });
 
   it("fails closed on ok=false and on skip or use_alternatives, sending nothing", async () => {
-    for (const r of [report({ ok: false, recommended_action: "investigate" }), report({ recommended_action: "skip" }), report({ ok: false, recommended_action: "use_alternatives", warnings: ["dead"] })]) {
+    for (const r of [
+      report({ ok: false, recommended_action: "investigate" }),
+      report({ recommended_action: "skip" }),
+      report({ ok: false, recommended_action: "use_alternatives", warnings: ["dead"] }),
+    ]) {
       const h = harness(() => r);
       const err = await h.guarded(TARGET).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PreflightBlockedError);
@@ -91,13 +103,20 @@ describe("guardFetch: what blocks", () => {
   it("attaches alternatives when asked, and still blocks when there are none", async () => {
     const dead = report({ ok: false, recommended_action: "use_alternatives", warnings: ["dead"] });
     const asked: unknown[] = [];
-    const answer = { target: { url: TARGET }, match_strategy: "url_target", alternatives: [{ url: "https://merchant.example/v2/forecast" }], candidate_count: 1 };
+    const answer = {
+      target: { url: TARGET },
+      match_strategy: "url_target",
+      alternatives: [{ url: "https://merchant.example/v2/forecast" }],
+      candidate_count: 1,
+    };
     const alternatives = (async (input: unknown) => (asked.push(input), answer)) as unknown as GuardOptions["lookout"]["alternatives"];
     const h = harness(() => dead, { alternatives: { limit: 3 }, lookout: { baseUrl: LOOKOUT, alternatives } as GuardOptions["lookout"] });
     const err = (await h.guarded(TARGET).catch((e: unknown) => e)) as PreflightBlockedError;
     expect(err.alternatives).toBe(answer);
     expect(asked).toEqual([{ url: TARGET, limit: 3 }]);
-    const none = (await harness(() => dead, { alternatives: true }).guarded(TARGET).catch((e: unknown) => e)) as PreflightBlockedError;
+    const none = (await harness(() => dead, { alternatives: true })
+      .guarded(TARGET)
+      .catch((e: unknown) => e)) as PreflightBlockedError;
     expect(none).toBeInstanceOf(PreflightBlockedError);
     expect(none.alternatives).toBeUndefined();
   });

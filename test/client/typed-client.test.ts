@@ -31,8 +31,13 @@ const { forecast: FORECAST, broken: BROKEN } = SKYCAST;
 const HOOK = "https://93.184.216.34/hooks/lookout";
 
 const signer = (i: number) => privateKeyToAccount(svc.devnet.demoAccounts[i]!.privateKey);
-const make = (i: number, opts: Partial<LookoutClientOptions> = {}) => createLookoutClient({ baseUrl: svc.url, signer: signer(i), validateResponses: true, ...opts });
-const failure = (p: Promise<unknown>) => p.then(() => expect.fail("expected the call to fail"), (e: unknown) => e as LookoutError);
+const make = (i: number, opts: Partial<LookoutClientOptions> = {}) =>
+  createLookoutClient({ baseUrl: svc.url, signer: signer(i), validateResponses: true, ...opts });
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail("expected the call to fail"),
+    (e: unknown) => e as LookoutError,
+  );
 const last = () => calls.at(-1)!;
 
 beforeAll(async () => {
@@ -49,14 +54,21 @@ afterAll(() => svc?.close());
 
 describe("the typed client calls every route, paying through @x402/fetch", () => {
   it("preflight-trial, preflight, preflight-batch and forensics", async () => {
-    expect(await client.preflightTrial({ url: FORECAST })).toMatchObject({ ok: true, recommended_action: "pay", attribution: { product: "Preflight Trial by x402 Lookout" } });
+    expect(await client.preflightTrial({ url: FORECAST })).toMatchObject({
+      ok: true,
+      recommended_action: "pay",
+      attribution: { product: "Preflight Trial by x402 Lookout" },
+    });
     expect(last()).toMatchObject({ routeId: "preflight-trial", paymentSent: false, transaction: null });
     const report = await client.preflight({ url: BROKEN });
     expect(report).toMatchObject({ ok: false, recommended_action: "use_alternatives" });
     expect(last()).toMatchObject({ routeId: "preflight", paymentSent: true });
     expect(last().transaction).toMatch(/^0x[0-9a-f]{64}$/);
     const batch = await client.preflightBatch({ urls: [FORECAST, BROKEN, FORECAST] });
-    expect(batch.results.map((r) => [r.url, r.ok])).toEqual([[FORECAST, true], [BROKEN, false]]);
+    expect(batch.results.map((r) => [r.url, r.ok])).toEqual([
+      [FORECAST, true],
+      [BROKEN, false],
+    ]);
     expect(batch.paid_amount).toBe("0.025");
     const forensics = await client.forensics({ url: FORECAST });
     expect(forensics.uptime.probes_7d).toBe(168);
@@ -104,7 +116,11 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
   });
 
   it("has called every route", () => {
-    expect([...called].sort()).toEqual(Object.values(routeContracts).map((c) => c.id).sort());
+    expect([...called].sort()).toEqual(
+      Object.values(routeContracts)
+        .map((c) => c.id)
+        .sort(),
+    );
   });
 });
 
@@ -115,7 +131,8 @@ describe("the credit bundle", () => {
     if (!req.headers.has("payment-signature")) sentCredit.push(req.headers.get("x-credit-id"));
     return fetch(req);
   };
-  const setCredit = (id: string, values: { balance?: number; expires_at?: Date }) => svc.ctx.db.db.updateTable("credits").set(values).where("id", "=", id).execute();
+  const setCredit = (id: string, values: { balance?: number; expires_at?: Date }) =>
+    svc.ctx.db.db.updateTable("credits").set(values).where("id", "=", id).execute();
 
   it("pays preflight while it lasts, then falls back to per-call payment and stops presenting it", async () => {
     const { creditId } = await client.credits();
@@ -203,7 +220,11 @@ describe("typed errors from the live service", () => {
   it("429 past the trial limit, with when to retry", async () => {
     const trial = () => client.preflightTrial({ url: SKYCAST.hourly });
     let err: LookoutError | undefined;
-    for (let i = 0; i < 12 && !err; i++) err = await trial().then(() => undefined, (e: LookoutError) => e);
+    for (let i = 0; i < 12 && !err; i++)
+      err = await trial().then(
+        () => undefined,
+        (e: LookoutError) => e,
+      );
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
     expect(err!.retryable).toBe(true);

@@ -18,7 +18,14 @@ let ctx: TestContext;
 let dir: string;
 let app: ReturnType<typeof createApp>;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
-const deps = () => ({ db: ctx.db.db, dialect: ctx.db.dialect, clock: ctx.clock, log: ctx.log, dataDir: ctx.config.dataDir, publicBaseUrl: ctx.config.publicBaseUrl });
+const deps = () => ({
+  db: ctx.db.db,
+  dialect: ctx.db.dialect,
+  clock: ctx.clock,
+  log: ctx.log,
+  dataDir: ctx.config.dataDir,
+  publicBaseUrl: ctx.config.publicBaseUrl,
+});
 
 /** RFC 4180 records (CRLF line ends, quoted fields with doubled quotes). */
 function parseCsv(text: string): string[][] {
@@ -52,8 +59,18 @@ function parseCsv(text: string): string[][] {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "lookout-dataset-"));
   ctx = await createTestContext({ DATA_DIR: dir });
-  const a = await seedListing(ctx, { url: "https://wx.example/v1/forecast", service: 'Skycast, "Weather"', provider: "0xsky", price: "0.002", category: "weather" });
-  await seedProbes(ctx, a, series(7 * DAY, HOUR, (i) => ({ price: "0.002", latency: 100 + (i % 7) * 10 })));
+  const a = await seedListing(ctx, {
+    url: "https://wx.example/v1/forecast",
+    service: 'Skycast, "Weather"',
+    provider: "0xsky",
+    price: "0.002",
+    category: "weather",
+  });
+  await seedProbes(
+    ctx,
+    a,
+    series(7 * DAY, HOUR, (i) => ({ price: "0.002", latency: 100 + (i % 7) * 10 })),
+  );
   const b = await seedListing(ctx, { url: "https://premium.example/alpha", service: "Premium", provider: "0xprem", price: "2500" });
   await seedProbes(ctx, b, series(7 * DAY, HOUR));
   await seedListing(ctx, { url: "https://old.example/gone", service: "Old", active: false });
@@ -81,14 +98,29 @@ describe("buildDataset", () => {
     expect(csv).toHaveLength(3);
     const rows = csv.slice(1).map((r) => Object.fromEntries(r.map((v, i) => [csv[0]![i], v])));
     const wx = rows.find((r) => r.url === "https://wx.example/v1/forecast")!;
-    expect(wx).toMatchObject({ service: 'Skycast, "Weather"', price_usdc: "0.002", probes_7d: "167", uptime_7d_pct: "100", warnings: "high_concentration", wildcard_402_detected: "false" });
+    expect(wx).toMatchObject({
+      service: 'Skycast, "Weather"',
+      price_usdc: "0.002",
+      probes_7d: "167",
+      uptime_7d_pct: "100",
+      warnings: "high_concentration",
+      wildcard_402_detected: "false",
+    });
     expect(Number(wx.p99_latency_7d_ms)).toBeGreaterThan(150);
     expect(rows.find((r) => r.url === "https://premium.example/alpha")!.blacklist_reasons).toBe("decoy_price_extreme");
 
-    const jsonl = readFileSync(join(build.dir, "endpoints.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const jsonl = readFileSync(join(build.dir, "endpoints.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(jsonl).toHaveLength(2);
     expect(Object.keys(jsonl[0])).toEqual(COLUMNS.map((c) => c.name));
-    expect(jsonl.find((r) => r.url === "https://premium.example/alpha")).toMatchObject({ price_usdc: "2500", warnings: expect.arrayContaining(["decoy_price_extreme"]), blacklist_reasons: ["decoy_price_extreme"], uptime_7d_pct: 100 });
+    expect(jsonl.find((r) => r.url === "https://premium.example/alpha")).toMatchObject({
+      price_usdc: "2500",
+      warnings: expect.arrayContaining(["decoy_price_extreme"]),
+      blacklist_reasons: ["decoy_price_extreme"],
+      uptime_7d_pct: 100,
+    });
     // Aggregates only: no probe-by-probe series anywhere.
     expect(COLUMNS.map((c) => c.name).some((n) => /hourly|series|probed_at/.test(n))).toBe(false);
 
@@ -142,7 +174,10 @@ describe("/dataset", () => {
     expect(html).toContain("CC-BY-4.0");
 
     const index: any = await (await app.request("/dataset/index.json")).json();
-    expect(index.builds[0]).toMatchObject({ period: "2026-11-27", files: expect.arrayContaining([expect.objectContaining({ name: "endpoints.jsonl", rows: 2 })]) });
+    expect(index.builds[0]).toMatchObject({
+      period: "2026-11-27",
+      files: expect.arrayContaining([expect.objectContaining({ name: "endpoints.jsonl", rows: 2 })]),
+    });
 
     const newest = builds[0]!;
     const csv = await app.request(`/dataset/${newest.id}/endpoints.csv`);
@@ -156,7 +191,14 @@ describe("/dataset", () => {
 
   it("serves known file names of known builds only", async () => {
     const id = (await ctx.db.db.selectFrom("datasets").select("id").executeTakeFirstOrThrow()).id;
-    for (const path of [`/dataset/${id}/..%2F..%2Fetc%2Fpasswd`, `/dataset/${id}/%2e%2e`, `/dataset/${id}/other.csv`, "/dataset/999/endpoints.csv", "/dataset/1e3/endpoints.csv", `/dataset/..%2F${id}/LICENSE`]) {
+    for (const path of [
+      `/dataset/${id}/..%2F..%2Fetc%2Fpasswd`,
+      `/dataset/${id}/%2e%2e`,
+      `/dataset/${id}/other.csv`,
+      "/dataset/999/endpoints.csv",
+      "/dataset/1e3/endpoints.csv",
+      `/dataset/..%2F${id}/LICENSE`,
+    ]) {
       expect((await app.request(path)).status, path).toBe(404);
     }
   });

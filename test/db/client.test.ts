@@ -25,7 +25,10 @@ describe("openDatabase", () => {
     const first = await openDatabase({ dataDir });
     expect(first.dialect).toBe("pglite");
     await migrate(first.db);
-    await first.db.insertInto("app_state").values({ key: "kept", value: JSON.stringify({ n: 1 }) }).execute();
+    await first.db
+      .insertInto("app_state")
+      .values({ key: "kept", value: JSON.stringify({ n: 1 }) })
+      .execute();
     await first.close();
     expect(existsSync(join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
 
@@ -78,9 +81,7 @@ describe("openDatabase", () => {
       // statement_timeout is not set globally: timeouts are per query where the spec asks.
       const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(h.db);
       expect(rows[0]!.statement_timeout).toBe("0");
-      const apps = await Promise.all(
-        [1, 2, 3].map(() => sql<{ a: string }>`select current_setting('application_name') as a`.execute(h.db)),
-      );
+      const apps = await Promise.all([1, 2, 3].map(() => sql<{ a: string }>`select current_setting('application_name') as a`.execute(h.db)));
       expect(apps.map((r) => r.rows[0]!.a)).toEqual(["x402-lookout", "x402-lookout", "x402-lookout"]);
     } finally {
       await h.close();

@@ -28,7 +28,8 @@ const take = (owner: string, now = T0, limit = 25, leaseMs = 60_000) =>
     pick: { orderBy: sql`p.next_check_at, p.host`, limit, lock: "no key update" },
     returning: sql`t.host`,
   }).then((rows) => rows.map((r) => r.host));
-const row = (host: string) => h.db.selectFrom("host_checks").select(["lease_owner", "lease_until", "next_check_at"]).where("host", "=", host).executeTakeFirstOrThrow();
+const row = (host: string) =>
+  h.db.selectFrom("host_checks").select(["lease_owner", "lease_until", "next_check_at"]).where("host", "=", host).executeTakeFirstOrThrow();
 
 describe("the lease protocol", () => {
   it("gives two owners claiming at once disjoint rows, each held by its claimer", async () => {

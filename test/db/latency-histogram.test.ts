@@ -82,9 +82,7 @@ describe("latency percentiles", () => {
     it(`are within 2% of exact for ${name}, merged from hourly histograms`, () => {
       const rand = mulberry32(name.length * 7919);
       // 7 days x 24 hours x 6 probes, with some hours missing probes.
-      const hours: number[][] = Array.from({ length: 168 }, () =>
-        Array.from({ length: Math.floor(rand() * 7) }, () => gen(rand)),
-      );
+      const hours: number[][] = Array.from({ length: 168 }, () => Array.from({ length: Math.floor(rand() * 7) }, () => gen(rand)));
       const all = hours.flat();
       const merged = mergeHistograms(...hours.map((h) => histogramOf(h)));
 

@@ -1,12 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  RETENTION_MS,
-  applyRetention,
-  deleteHourlyRollupsBefore,
-  deleteOlderThan,
-  deleteRawProbesBefore,
-} from "../../src/db/retention.js";
+import { RETENTION_MS, applyRetention, deleteHourlyRollupsBefore, deleteOlderThan, deleteRawProbesBefore } from "../../src/db/retention.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 import { insertListings } from "./fixtures.js";
 
@@ -41,7 +35,12 @@ describe("retention", () => {
   }
 
   const count = async (table: "probes" | "probe_hourly") =>
-    (await h.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n;
+    (
+      await h.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it("deletes exactly the rows before the cutoff, in batches, and returns the count", async () => {
     const cutoff = new Date(NOW.getTime() - 3 * HOUR);
@@ -49,7 +48,10 @@ describe("retention", () => {
 
     expect(await deleteRawProbesBefore(h.db, cutoff, { batchSize: 100 })).toBe(1234);
     expect(await count("probes")).toBe(300);
-    const oldest = await h.db.selectFrom("probes").select((eb) => eb.fn.min("probed_at").as("t")).executeTakeFirstOrThrow();
+    const oldest = await h.db
+      .selectFrom("probes")
+      .select((eb) => eb.fn.min("probed_at").as("t"))
+      .executeTakeFirstOrThrow();
     expect(oldest.t!.getTime()).toBeGreaterThanOrEqual(cutoff.getTime());
     expect(await deleteRawProbesBefore(h.db, cutoff, { batchSize: 100 })).toBe(0);
   });

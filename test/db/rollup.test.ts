@@ -113,9 +113,7 @@ describe("rollupProbes", () => {
 
     await insert(a, [{ minute: 59, outcome: "error", status: 503, latency: 300 }]);
     await rollupProbes(h.db, at(59));
-    expect(await rows()).toMatchObject([
-      { probes: 2, healthy: 1, errors: 1, latency_hist: histogramOf([100, 300]), status_counts: { "402": 1, "503": 1 } },
-    ]);
+    expect(await rows()).toMatchObject([{ probes: 2, healthy: 1, errors: 1, latency_hist: histogramOf([100, 300]), status_counts: { "402": 1, "503": 1 } }]);
   });
 
   it("leaves hours before `since` alone", async () => {

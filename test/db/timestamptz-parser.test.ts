@@ -35,7 +35,14 @@ describe("parseTimestamptz", () => {
   });
 
   it("hands everything else to node-postgres' parser", () => {
-    for (const text of ["infinity", "-infinity", "0044-03-15 12:00:00+00 BC", "1900-01-01 00:00:00+00:09:21", "0099-01-01 00:00:00+00", "2026-11-22 10:00:00.+00"]) {
+    for (const text of [
+      "infinity",
+      "-infinity",
+      "0044-03-15 12:00:00+00 BC",
+      "1900-01-01 00:00:00+00:09:21",
+      "0099-01-01 00:00:00+00",
+      "2026-11-22 10:00:00.+00",
+    ]) {
       expect(parseTimestamptz(text)).toEqual(postgresDate(text));
     }
   });

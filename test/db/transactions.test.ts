@@ -10,8 +10,7 @@ async function keys(db: Kysely<Database>): Promise<string[]> {
   return rows.map((r) => r.key);
 }
 
-const put = (db: Kysely<Database>, key: string) =>
-  db.insertInto("app_state").values({ key, value: "true" }).execute();
+const put = (db: Kysely<Database>, key: string) => db.insertInto("app_state").values({ key, value: "true" }).execute();
 
 describe("transactions (both dialects)", () => {
   let h: TestDb;
@@ -85,9 +84,7 @@ describe("PGlite exclusive connection", () => {
   let h: DbHandle;
   beforeAll(async () => {
     h = await openDatabase({ dataDir: "memory://" });
-    await sql`create table app_state (key text primary key, value jsonb not null, updated_at timestamptz not null default now())`.execute(
-      h.db,
-    );
+    await sql`create table app_state (key text primary key, value jsonb not null, updated_at timestamptz not null default now())`.execute(h.db);
   });
   afterAll(async () => {
     await h.close();
@@ -121,9 +118,7 @@ describe("PGlite exclusive connection", () => {
 
   it("serves waiting queries in the order they asked", async () => {
     const order: number[] = [];
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) => sql`select ${i}::int as i`.execute(h.db).then(() => order.push(i))),
-    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => sql`select ${i}::int as i`.execute(h.db).then(() => order.push(i))));
     expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 

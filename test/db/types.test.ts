@@ -109,8 +109,14 @@ describe("type mapping", () => {
     expect(listing.l30d_calls).toBe(12);
     expect(listing.is_active).toBe(true);
 
-    await h.db.insertInto("flag_history").values({ listing_id: listing.id, day: "2026-11-20", reasons: ["zombie"] }).execute();
-    await h.db.insertInto("app_state").values({ key: "list", value: JSON.stringify([1, "two"]) }).execute();
+    await h.db
+      .insertInto("flag_history")
+      .values({ listing_id: listing.id, day: "2026-11-20", reasons: ["zombie"] })
+      .execute();
+    await h.db
+      .insertInto("app_state")
+      .values({ key: "list", value: JSON.stringify([1, "two"]) })
+      .execute();
     await h.db
       .insertInto("probe_hourly")
       .values({
@@ -130,13 +136,13 @@ describe("type mapping", () => {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     expect(counted.n).toBe(1);
-    expect(await h.db.selectFrom("flag_history").select(["day", "reasons"]).execute()).toEqual([
-      { day: "2026-11-20", reasons: ["zombie"] },
-    ]);
+    expect(await h.db.selectFrom("flag_history").select(["day", "reasons"]).execute()).toEqual([{ day: "2026-11-20", reasons: ["zombie"] }]);
     expect(await h.db.selectFrom("app_state").select("value").executeTakeFirst()).toEqual({ value: [1, "two"] });
-    expect(
-      await h.db.selectFrom("probe_hourly").select(["latency_hist", "status_counts", "latency_sum_ms"]).executeTakeFirst(),
-    ).toEqual({ latency_hist: [120, 2], status_counts: { "402": 1, network_error: 1 }, latency_sum_ms: 5_000_000_000 });
+    expect(await h.db.selectFrom("probe_hourly").select(["latency_hist", "status_counts", "latency_sum_ms"]).executeTakeFirst()).toEqual({
+      latency_hist: [120, 2],
+      status_counts: { "402": 1, network_error: 1 },
+      latency_sum_ms: 5_000_000_000,
+    });
   });
 
   it("round-trips bytea as Buffer", async () => {

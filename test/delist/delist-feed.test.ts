@@ -27,14 +27,29 @@ beforeAll(async () => {
   ctx.clock.set(D1);
   const listed40d = new Date(D1.getTime() - 40 * DAY);
   const seed = async (name: string, extra: Partial<Parameters<typeof seedListing>[1]>, probes: ProbeSeed[]) => {
-    ids[name] = await seedListing(ctx, { url: `https://${name}.example/api`, service: name, provider: `0x${name}`, price: "0.01", firstSeenAt: listed40d, ...extra });
+    ids[name] = await seedListing(ctx, {
+      url: `https://${name}.example/api`,
+      service: name,
+      provider: `0x${name}`,
+      price: "0.01",
+      firstSeenAt: listed40d,
+      ...extra,
+    });
     await seedProbes(ctx, ids[name]!, probes);
   };
   await seed("decoy", { price: "2500", l30dCalls: 100 }, hourly());
   await seed("ghost", { l30dCalls: 0, lastCalledAt: new Date(D1.getTime() - 52 * DAY) }, hourly());
   await seed("toggler", { price: "2500", l30dCalls: null }, hourly());
-  await seed("lowup", { price: "2500" }, hourly((i) => i % 10 !== 0));
-  await seed("deadnow", {}, [10, 20, 25].map((m) => ({ ago: m * MINUTE, healthy: false, status: 500 })));
+  await seed(
+    "lowup",
+    { price: "2500" },
+    hourly((i) => i % 10 !== 0),
+  );
+  await seed(
+    "deadnow",
+    {},
+    [10, 20, 25].map((m) => ({ ago: m * MINUTE, healthy: false, status: 500 })),
+  );
   await seed("healthy", {}, hourly());
 });
 afterAll(() => ctx?.close());
@@ -61,8 +76,15 @@ describe("the delist feed over days (clock injected)", () => {
       by_reason: { dead: 1, decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0, ghost_listing: 1 },
     });
     expect(entry(s, "decoy")).toEqual({
-      url: "https://decoy.example/api", method: "POST", reasons: ["decoy_price_extreme"], first_flagged_at: "2026-11-20T12:00:00.000Z",
-      confidence: "low", flagged_days_consecutive: 1, uptime_7d_pct: 100, cdp_listed: true, cdp_l30d_calls: 100,
+      url: "https://decoy.example/api",
+      method: "POST",
+      reasons: ["decoy_price_extreme"],
+      first_flagged_at: "2026-11-20T12:00:00.000Z",
+      confidence: "low",
+      flagged_days_consecutive: 1,
+      uptime_7d_pct: 100,
+      cdp_listed: true,
+      cdp_l30d_calls: 100,
     });
     expect(entry(s, "ghost")).toMatchObject({ reasons: ["ghost_listing"], cdp_l30d_calls: 0 });
     // Its service has no other endpoint: every probe of the service in the hour failed.
@@ -74,7 +96,11 @@ describe("the delist feed over days (clock injected)", () => {
   it("filters by scope: critical without ghosts, ghost alone", async () => {
     const critical = await snapshot("critical");
     expect(critical.should_delist.map((e) => e.url)).not.toContain("https://ghost.example/api");
-    expect(critical.counts).toMatchObject({ should_delist: 4, ghost_listings: 0, by_reason: { dead: 1, decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0 } });
+    expect(critical.counts).toMatchObject({
+      should_delist: 4,
+      ghost_listings: 0,
+      by_reason: { dead: 1, decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0 },
+    });
     const ghost = await snapshot("ghost");
     expect(ghost.should_delist.map((e) => e.url)).toEqual(["https://ghost.example/api"]);
     expect(ghost.counts.by_reason).toEqual({ ghost_listing: 1 });
@@ -101,7 +127,15 @@ describe("the delist feed over days (clock injected)", () => {
     expect(entry(s, "ghost")).toMatchObject({ flagged_days_consecutive: 3, confidence: "high" });
     expect(s.counts).toMatchObject({ should_delist: 2, newly_flagged: 0, recovered: 1 });
     // lowup no longer has a reason either, but its 48 h uptime is below 95%.
-    expect(s.recovered).toEqual([{ url: "https://toggler.example/api", method: "POST", was_reasons: ["decoy_price_extreme"], flagged_until: "2026-11-22T00:00:00.000Z", uptime_48h_pct: 100 }]);
+    expect(s.recovered).toEqual([
+      {
+        url: "https://toggler.example/api",
+        method: "POST",
+        was_reasons: ["decoy_price_extreme"],
+        flagged_until: "2026-11-22T00:00:00.000Z",
+        uptime_48h_pct: 100,
+      },
+    ]);
 
     const diff = await delistDiff(ctx, { since: new Date(ctx.clock.now().getTime() - DAY), scope: "all", limit: 2000 });
     expect(diff).toMatchObject({ mode: "diff", window: { since: "2026-11-21T12:00:00.000Z", until: "2026-11-22T12:00:00.000Z" } });
@@ -120,7 +154,9 @@ describe("the delist feed over days (clock injected)", () => {
     expect(s.counts.newly_flagged).toBe(1);
 
     const diff = await delistDiff(ctx, { since: new Date(ctx.clock.now().getTime() - DAY), scope: "all", limit: 2000 });
-    expect(diff.should_delist).toEqual([{ url: "https://toggler.example/api", method: "POST", reasons: ["decoy_price_extreme"], first_flagged_at: "2026-11-23T12:00:00.000Z", confidence: "low" }]);
+    expect(diff.should_delist).toEqual([
+      { url: "https://toggler.example/api", method: "POST", reasons: ["decoy_price_extreme"], first_flagged_at: "2026-11-23T12:00:00.000Z", confidence: "low" },
+    ]);
     expect(diff.recovered).toEqual([]);
     expect((await delistDiff(ctx, { since: ctx.clock.now(), scope: "all", limit: 2000 })).counts.should_delist).toBe(0);
     expect((await delistDiff(ctx, { since: new Date(ctx.clock.now().getTime() - DAY), scope: "ghost", limit: 2000 })).should_delist).toEqual([]);

@@ -18,10 +18,21 @@ beforeAll(async () => {
   const now = ctx.clock.now().getTime();
   const decoy = await seedListing(ctx, { url: "https://premium.example/alpha", service: "Premium", provider: "0xprem", price: "2500", l30dCalls: 3 });
   await seedProbes(ctx, decoy, series(7 * DAY, HOUR));
-  const ghost = await seedListing(ctx, { url: "https://wx.example/history", service: "Skycast", provider: "0xsky", firstSeenAt: new Date(now - 40 * DAY), l30dCalls: 0, lastCalledAt: new Date(now - 52 * DAY) });
+  const ghost = await seedListing(ctx, {
+    url: "https://wx.example/history",
+    service: "Skycast",
+    provider: "0xsky",
+    firstSeenAt: new Date(now - 40 * DAY),
+    l30dCalls: 0,
+    lastCalledAt: new Date(now - 52 * DAY),
+  });
   await seedProbes(ctx, ghost, series(7 * DAY, HOUR));
   const gone = await seedListing(ctx, { url: "https://gone.example/geo", service: "Gone", provider: "0xgone" });
-  await seedProbes(ctx, gone, series(7 * DAY, 10 * MINUTE, () => ({ healthy: false, status: null })));
+  await seedProbes(
+    ctx,
+    gone,
+    series(7 * DAY, 10 * MINUTE, () => ({ healthy: false, status: null })),
+  );
   await recompute(ctx);
   await recordDailyFlags(ctx);
 });

@@ -26,7 +26,14 @@ export async function startFleetOnDevnet(opts: { slowMs?: number; flapPeriodMs?:
       asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
       ...opts,
     });
-    return { devnet, fleet, stop: async () => { await fleet.stop(); await devnet.stop(); } };
+    return {
+      devnet,
+      fleet,
+      stop: async () => {
+        await fleet.stop();
+        await devnet.stop();
+      },
+    };
   } catch (err) {
     await devnet.stop();
     throw err;

@@ -62,7 +62,10 @@ describe("dead and zombie endpoints", () => {
   it("dead: one always answers 5xx, one is listed on a port that refuses connections", async () => {
     expect((await nakedEndpoint(one(env.fleet, "dead_5xx"))).status).toBe(500);
     const refused = one(env.fleet, "dead_refused");
-    const error = await nakedEndpoint(refused).then(() => null, (err: Error) => err);
+    const error = await nakedEndpoint(refused).then(
+      () => null,
+      (err: Error) => err,
+    );
     expect((error?.cause as NodeJS.ErrnoException | undefined)?.code).toBe("ECONNREFUSED");
     for (const e of [one(env.fleet, "dead_5xx"), refused]) {
       const siblings = env.fleet.endpoints.filter((s) => s.serviceName === e.serviceName && s.kind === "healthy");
@@ -129,7 +132,11 @@ describe("slow and flapping endpoints", () => {
 describe("wildcard-402 host", () => {
   it("answers a real challenge on any path and method", async () => {
     const { wildcard } = env.fleet.hosts;
-    for (const [path, method] of [[randomPath(), "GET"], [randomPath(), "POST"], ["/.well-known/x402", "GET"]] as const) {
+    for (const [path, method] of [
+      [randomPath(), "GET"],
+      [randomPath(), "POST"],
+      ["/.well-known/x402", "GET"],
+    ] as const) {
       const res = await naked(`${wildcard}${path}`, method);
       expect(res.status, path).toBe(402);
       expect(challengeOf(res).accepts[0]!.amount).toBe(one(env.fleet, "wildcard_402").amount);

@@ -61,7 +61,10 @@ export async function startDemoScenario(): Promise<DemoScenario> {
     const report = await importProbes(ctx.db.db, ctx.clock, Readable.from(lines.map((l) => `${l}\n`)));
     if (!report.committed || report.badLines > 0) throw new Error(`history import failed: ${JSON.stringify(report.bad)}`);
 
-    await ctx.db.db.updateTable("listings").set({ next_probe_at: new Date(now.getTime() - 1000) }).execute();
+    await ctx.db.db
+      .updateTable("listings")
+      .set({ next_probe_at: new Date(now.getTime() - 1000) })
+      .execute();
     const prober = startProber(ctx, { tickMs: 3_600_000, runAtStart: false });
     try {
       await prober.runNow();
@@ -72,7 +75,15 @@ export async function startDemoScenario(): Promise<DemoScenario> {
     await recomputeVerdicts(ctx.db, ctx.clock.now());
     await recordDailyFlags(ctx);
     const f = fleet;
-    return { svc, fleet: f, healthy, stop: async () => { await f.stop(); await svc.close(); } };
+    return {
+      svc,
+      fleet: f,
+      healthy,
+      stop: async () => {
+        await f.stop();
+        await svc.close();
+      },
+    };
   } catch (err) {
     await fleet?.stop();
     await svc.close();

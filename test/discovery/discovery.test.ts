@@ -20,7 +20,9 @@ describe("/.well-known/x402", () => {
     expect(res.status).toBe(200);
     const m = await body(res);
     expect(m).toMatchObject({ x402Version: 2, name: "x402 Lookout", url: svc.url });
-    expect(m.resources.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(paidRoutes.map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`));
+    expect(m.resources.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual(
+      paidRoutes.map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`),
+    );
     for (const def of paidRoutes) {
       const r = m.resources.find((x: { path: string }) => x.path === openApiPath(def.path));
       expect(r, def.id).toMatchObject({
@@ -61,7 +63,13 @@ describe("/llms.txt and the agent card", () => {
 
   it("the agent card has one skill per route", async () => {
     const card = await body(await fetch(`${svc.url}/.well-known/agent-card.json`));
-    expect(card).toMatchObject({ name: "x402 Lookout", url: svc.url, version: "1.0.0", documentationUrl: `${svc.url}/spec`, provider: { organization: "x402 Lookout", url: svc.url } });
+    expect(card).toMatchObject({
+      name: "x402 Lookout",
+      url: svc.url,
+      version: "1.0.0",
+      documentationUrl: `${svc.url}/spec`,
+      provider: { organization: "x402 Lookout", url: svc.url },
+    });
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(allRoutes.map((d) => d.id));
     for (const s of card.skills) expect(s.name && s.description).toBeTruthy();
   });
@@ -82,7 +90,17 @@ describe("the OpenAPI document", () => {
   it("covers every route and the public surfaces, and a real validator accepts it", async () => {
     const doc = await body(await fetch(`${svc.url}/openapi.json`));
     for (const def of allRoutes) expect(doc.paths[openApiPath(def.path)]?.[def.method]?.operationId, def.id).toBe(def.id);
-    for (const path of ["/.well-known/x402", "/llms.txt", "/.well-known/agent-card.json", "/.well-known/jwks.json", "/verified/{certId}", "/verified/{certId}/badge.svg", "/dataset", "/dataset/index.json", "/dataset/{id}/{file}"]) {
+    for (const path of [
+      "/.well-known/x402",
+      "/llms.txt",
+      "/.well-known/agent-card.json",
+      "/.well-known/jwks.json",
+      "/verified/{certId}",
+      "/verified/{certId}/badge.svg",
+      "/dataset",
+      "/dataset/index.json",
+      "/dataset/{id}/{file}",
+    ]) {
       expect(doc.paths[path]?.get, path).toBeTruthy();
     }
     expect(doc.paths["/api/v1/delist-feed"].post["x-x402-price-usdc"]).toBe("5");

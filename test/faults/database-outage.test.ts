@@ -29,7 +29,11 @@ const TARGET = "https://weather.example/v1/forecast";
 /** Read by no other test: its row is not in the process's report-row cache, so the outage meets the read. */
 const UNREAD_TARGET = "https://weather.example/v1/history";
 const json = { "content-type": "application/json" };
-const preflight = (headers: Record<string, string> = {}, target = TARGET) => ({ method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ url: target }) });
+const preflight = (headers: Record<string, string> = {}, target = TARGET) => ({
+  method: "POST",
+  headers: { ...json, ...headers },
+  body: JSON.stringify({ url: target }),
+});
 
 beforeAll(async () => {
   chain = await startPaidService({ routes: productRoutes });
@@ -39,7 +43,11 @@ beforeAll(async () => {
   // Wall-clock time: the devnet checks authorizations against real block time.
   ctx.clock.set(new Date());
   const id = await seedListing(ctx, { url: TARGET, service: "Skycast", provider: "0xaaa", price: "0.002" });
-  await seedProbes(ctx, id, series(2 * 3_600_000, 600_000, () => ({ status: 402, healthy: true, latency: 120 })));
+  await seedProbes(
+    ctx,
+    id,
+    series(2 * 3_600_000, 600_000, () => ({ status: 402, healthy: true, latency: 120 })),
+  );
   await seedListing(ctx, { url: UNREAD_TARGET, service: "Skycast", provider: "0xaaa", price: "0.002" });
   await recompute(ctx);
   const gate = await createAppGate(ctx, devnetRail(chain.devnet), productRoutes);
@@ -127,7 +135,11 @@ describe(`the database unavailable mid-request`, () => {
     const payer = chain.payer(4);
     const before = await chain.balanceOf(payer);
     const wentDown = outage.downOnStatement("settled_at");
-    const res = await chain.payingFetch(4, { paymentId: "pay_outage_after_settle_001" })(`${url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
+    const res = await chain.payingFetch(4, { paymentId: "pay_outage_after_settle_001" })(`${url}/api/v1/credits`, {
+      method: "POST",
+      headers: json,
+      body: "{}",
+    });
     await wentDown;
     expect(res.status).toBe(200);
     expect(res.headers.get("payment-response")).not.toBeNull();
@@ -139,4 +151,3 @@ describe(`the database unavailable mid-request`, () => {
     expect((await fetch(`${url}/api/v1/preflight`, preflight({ "x-credit-id": creditId }))).headers.get("x-credit-balance")).toBe("999");
   });
 });
-

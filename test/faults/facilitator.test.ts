@@ -36,7 +36,11 @@ beforeAll(async () => {
   // Wall-clock time: the devnet checks authorizations against real block time.
   svc.ctx.clock.set(new Date());
   const id = await seedListing(svc.ctx, { url: TARGET, service: "Skycast", provider: "0xaaa", price: "0.002" });
-  await seedProbes(svc.ctx, id, series(2 * 3_600_000, 600_000, () => ({ status: 402, healthy: true, latency: 120 })));
+  await seedProbes(
+    svc.ctx,
+    id,
+    series(2 * 3_600_000, 600_000, () => ({ status: 402, healthy: true, latency: 120 })),
+  );
   await recompute(svc.ctx);
 });
 afterAll(async () => {
@@ -48,7 +52,13 @@ const json = { "content-type": "application/json" };
 const buy = (i = 0, paymentId?: string) => svc.payingFetch(i, { paymentId })(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" });
 /** The reconciler as the API process runs it, `secondsLater` of chain time from now. */
 const reconcile = (secondsLater = 0) =>
-  reconcilePayments({ db: svc.ctx.db.db, now: () => svc.ctx.clock.now(), chain: chainReader(svc.devnet.publicClient), graceMs: 0, chainNowSeconds: () => Date.now() / 1000 + secondsLater });
+  reconcilePayments({
+    db: svc.ctx.db.db,
+    now: () => svc.ctx.clock.now(),
+    chain: chainReader(svc.devnet.publicClient),
+    graceMs: 0,
+    chainNowSeconds: () => Date.now() / 1000 + secondsLater,
+  });
 const preflight = (i: number) => svc.payingFetch(i)(`${svc.url}/api/v1/preflight`, { method: "POST", headers: json, body: JSON.stringify({ url: TARGET }) });
 const payments = () => svc.ctx.db.db.selectFrom("payments").select(["id", "route", "status", "error"]).orderBy("created_at").execute();
 const settledCount = async () => (await payments()).filter((p) => p.status === "settled").length;
@@ -84,29 +94,32 @@ describe("facilitator faults", () => {
   it.each([
     ["fails with HTTP 500", "settle-error"],
     ["times out", "settle-hang"],
-  ] as const)("answers settlement_pending, never 'nothing settled', when settlement %s, and releases the payment once the chain says it can no longer land", async (_what, mode) => {
-    remote.setMode(mode);
-    const before = await svc.balanceOf(svc.payer(0));
-    const settled = await settledCount();
-    const res = await buy(0, `pay_faults_${mode}_000001`);
-    expect(res.status).toBe(202);
-    expect(res.headers.get("payment-response")).toBeNull();
-    const answer = await body(res);
-    expect(answer).toMatchObject({ error: "settlement_pending", payment_settled: null });
-    // The paying request gets what it bought, inert until the settlement is confirmed.
-    const { creditId } = answer.answer;
-    expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
-    expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "settling" });
-    // The reconciler leaves it while the authorization could still land...
-    expect(await reconcile()).toMatchObject({ released: 0, settled: 0, waiting: 1 });
-    // ...and releases it once it cannot: the payer holds its money, and the bundle never worked.
-    expect(await reconcile(3_600)).toMatchObject({ released: 1 });
-    expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "released" });
-    expect(await svc.balanceOf(svc.payer(0))).toBe(before);
-    expect(await settledCount()).toBe(settled);
-    expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
-    expect((await fetch(`${svc.url}/api/v1/credits/${creditId}`)).status).toBe(404);
-  });
+  ] as const)(
+    "answers settlement_pending, never 'nothing settled', when settlement %s, and releases the payment once the chain says it can no longer land",
+    async (_what, mode) => {
+      remote.setMode(mode);
+      const before = await svc.balanceOf(svc.payer(0));
+      const settled = await settledCount();
+      const res = await buy(0, `pay_faults_${mode}_000001`);
+      expect(res.status).toBe(202);
+      expect(res.headers.get("payment-response")).toBeNull();
+      const answer = await body(res);
+      expect(answer).toMatchObject({ error: "settlement_pending", payment_settled: null });
+      // The paying request gets what it bought, inert until the settlement is confirmed.
+      const { creditId } = answer.answer;
+      expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
+      expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "settling" });
+      // The reconciler leaves it while the authorization could still land...
+      expect(await reconcile()).toMatchObject({ released: 0, settled: 0, waiting: 1 });
+      // ...and releases it once it cannot: the payer holds its money, and the bundle never worked.
+      expect(await reconcile(3_600)).toMatchObject({ released: 1 });
+      expect((await payments()).at(-1)).toMatchObject({ route: "credits", status: "released" });
+      expect(await svc.balanceOf(svc.payer(0))).toBe(before);
+      expect(await settledCount()).toBe(settled);
+      expect(await svc.ctx.services.credits.spend(creditId)).toBeUndefined();
+      expect((await fetch(`${svc.url}/api/v1/credits/${creditId}`)).status).toBe(404);
+    },
+  );
 
   it("a settlement that lands after the time-out answers settlement_pending, and the payer collects the answer once reconciled", async () => {
     remote.setMode("settle-late");
@@ -121,7 +134,11 @@ describe("facilitator faults", () => {
     // It landed: the payer paid, so a retry must not be refused or charged again.
     await expect.poll(() => svc.balanceOf(svc.payer(1)), { timeout: 10_000 }).toBe(before - 1000n);
     expect(await reconcile()).toMatchObject({ settled: 1 });
-    const collected = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "payment-signature": rec.sent.at(-1)! }, body: JSON.stringify({ url: TARGET }) });
+    const collected = await fetch(`${svc.url}/api/v1/preflight`, {
+      method: "POST",
+      headers: { ...json, "payment-signature": rec.sent.at(-1)! },
+      body: JSON.stringify({ url: TARGET }),
+    });
     expect(collected.status).toBe(200);
     expect((await body(collected)).metadata.service).toBe("Skycast");
     expect(decodePaymentResponseHeader(collected.headers.get("payment-response")!).success).toBe(true);
@@ -136,7 +153,11 @@ describe("facilitator faults", () => {
     const { creditId } = (await body(res)).answer;
     await expect.poll(() => svc.balanceOf(svc.payer(6)), { timeout: 10_000 }).toBe(before - 500_000n);
     expect(await reconcile()).toMatchObject({ settled: 1 });
-    const viaCredit = await fetch(`${svc.url}/api/v1/preflight`, { method: "POST", headers: { ...json, "x-credit-id": creditId }, body: JSON.stringify({ url: TARGET }) });
+    const viaCredit = await fetch(`${svc.url}/api/v1/preflight`, {
+      method: "POST",
+      headers: { ...json, "x-credit-id": creditId },
+      body: JSON.stringify({ url: TARGET }),
+    });
     expect(viaCredit.status).toBe(200);
     expect(viaCredit.headers.get("x-credit-balance")).toBe("999");
   });

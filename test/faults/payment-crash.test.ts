@@ -21,8 +21,10 @@ beforeAll(async () => {
 afterAll(() => svc?.close());
 
 const RECONCILE_GRACE_MS = 120_000;
-const reconcile = () => reconcilePayments({ db: svc.ctx.db.db, now: () => svc.ctx.clock.now(), chain: chainReader(svc.devnet.publicClient), graceMs: RECONCILE_GRACE_MS });
-const pay = (header: string) => fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { "content-type": "application/json", "payment-signature": header }, body: "{}" });
+const reconcile = () =>
+  reconcilePayments({ db: svc.ctx.db.db, now: () => svc.ctx.clock.now(), chain: chainReader(svc.devnet.publicClient), graceMs: RECONCILE_GRACE_MS });
+const pay = (header: string) =>
+  fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { "content-type": "application/json", "payment-signature": header }, body: "{}" });
 
 describe("a process killed between claim and settle", () => {
   it("leaves a claim the reconciler releases from the chain, after which the same signature pays once", async () => {
@@ -32,9 +34,19 @@ describe("a process killed between claim and settle", () => {
     const auth = (payload.payload as { authorization: { from: string; nonce: string; validBefore: string } }).authorization;
     // What the killed process had written: the claim, and nothing after it.
     await svc.ctx.services.payments.claim({
-      key: authorizationKey(payload), route: "test-plain", requestId: "killed", payer: auth.from, network: payload.accepted.network, scheme: "exact",
-      asset: payload.accepted.asset, payTo: payload.accepted.payTo, amountAtomic: payload.accepted.amount, authorizer: auth.from, nonce: auth.nonce,
-      validBefore: auth.validBefore, identifierHash: identifierHash(id),
+      key: authorizationKey(payload),
+      route: "test-plain",
+      requestId: "killed",
+      payer: auth.from,
+      network: payload.accepted.network,
+      scheme: "exact",
+      asset: payload.accepted.asset,
+      payTo: payload.accepted.payTo,
+      amountAtomic: payload.accepted.amount,
+      authorizer: auth.from,
+      nonce: auth.nonce,
+      validBefore: auth.validBefore,
+      identifierHash: identifierHash(id),
     });
     const before = await svc.balanceOf(svc.payer(0));
     const stuck = await pay(header);
@@ -51,7 +63,11 @@ describe("a process killed between claim and settle", () => {
     expect(paid.status).toBe(200);
     expect(paid.headers.get("payment-response")).not.toBeNull();
     expect(await svc.balanceOf(svc.payer(0))).toBe(before - 1000n);
-    const row = await svc.ctx.db.db.selectFrom("payments").select(["status", "tx_hash"]).where("authorization_key", "=", authorizationKey(payload)).executeTakeFirstOrThrow();
+    const row = await svc.ctx.db.db
+      .selectFrom("payments")
+      .select(["status", "tx_hash"])
+      .where("authorization_key", "=", authorizationKey(payload))
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe("settled");
     // Reconciling a settled payment changes nothing.
     expect(await reconcile()).toMatchObject({ settled: 0, released: 0 });

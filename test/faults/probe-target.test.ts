@@ -99,7 +99,10 @@ describe("hostile probe targets", () => {
       urls.push(...HOSTILE_PATHS.map((p) => base + p), `${base}/ok`);
       urls.push(`${await endlessHeaders()}/any`);
     }
-    const ids = await insertListings(ctx.db.db, urls.map((url) => ({ url })));
+    const ids = await insertListings(
+      ctx.db.db,
+      urls.map((url) => ({ url })),
+    );
     const prober = startProber(ctx, { tickMs: 3_600_000, runAtStart: false, timeoutMs: TIMEOUT_MS, intervalSeconds: 600 });
 
     const baseline = process.memoryUsage().rss;
@@ -119,7 +122,12 @@ describe("hostile probe targets", () => {
     // Ten endless senders on loopback would push gigabytes into an unbounded reader.
     expect(peak - baseline).toBeLessThan(200 * 1024 * 1024);
 
-    const probes = await ctx.db.db.selectFrom("probes").innerJoin("listings", "listings.id", "probes.listing_id").select(["listings.url", "probes.outcome", "probes.status_code", "probes.error_kind", "probes.price_usdc"]).where("probes.listing_id", "in", ids).execute();
+    const probes = await ctx.db.db
+      .selectFrom("probes")
+      .innerJoin("listings", "listings.id", "probes.listing_id")
+      .select(["listings.url", "probes.outcome", "probes.status_code", "probes.error_kind", "probes.price_usdc"])
+      .where("probes.listing_id", "in", ids)
+      .execute();
     expect(probes).toHaveLength(urls.length);
     const of = (suffix: string) => probes.filter((p) => p.url.endsWith(suffix));
     for (const p of of("/ok")) expect(p).toMatchObject({ outcome: "healthy", status_code: 200 });
@@ -135,7 +143,11 @@ describe("hostile probe targets", () => {
     const app = createApp({ ctx: { ...ctx, metrics: new Registry() }, routes: productRoutes });
     for (const path of ["/silent", "/endless", "/drip", "/huge-headers"]) {
       const started = performance.now();
-      const res = await app.request("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: JSON.stringify({ url: `${base}${path}` }) });
+      const res = await app.request("/api/v1/preflight-trial", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+        body: JSON.stringify({ url: `${base}${path}` }),
+      });
       expect(performance.now() - started, path).toBeLessThan(LIVE_PROBE.budgetMs + 2_000);
       expect(res.status, path).toBe(200);
       expect(((await res.json()) as { warnings: string[] }).warnings, path).toContain("unknown_endpoint");

@@ -42,7 +42,11 @@ async function watches(targets: Array<[Receiver, string]>) {
   for (const _ of targets) {
     const url = `https://hook-fault-${++n}.example/api`;
     const id = await seedListing(ctx, { url, service: `Svc ${n}`, provider: `0x${n}`, price: "0.01" });
-    await seedProbes(ctx, id, [1, 5, 10].map((m) => ({ ago: m * MINUTE, healthy: true })));
+    await seedProbes(
+      ctx,
+      id,
+      [1, 5, 10].map((m) => ({ ago: m * MINUTE, healthy: true })),
+    );
     listings.push({ id, url });
   }
   await recompute(ctx);
@@ -57,7 +61,10 @@ describe("hanging webhook receivers", () => {
   it("on the same host as a healthy receiver do not hold up its delivery", async () => {
     const shared = await rx();
     for (let i = 0; i < 4; i++) shared.answer(`/hang-${i}`, () => "hang");
-    const [fast, ...hanging] = await watches([[shared, "/fast"], ...[0, 1, 2, 3].map((i): [Receiver, string] => [shared, `/hang-${i}`])]) as [Watched, ...Watched[]];
+    const [fast, ...hanging] = (await watches([[shared, "/fast"], ...[0, 1, 2, 3].map((i): [Receiver, string] => [shared, `/hang-${i}`])])) as [
+      Watched,
+      ...Watched[],
+    ];
     await alerter.runNow();
     await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
 
@@ -78,7 +85,7 @@ describe("hanging webhook receivers", () => {
       targets.push([r, "/hook"]);
     }
     const healthy = await rx();
-    const [fast, ...hanging] = await watches([[healthy, "/hook"], ...targets]) as [Watched, ...Watched[]];
+    const [fast, ...hanging] = (await watches([[healthy, "/hook"], ...targets])) as [Watched, ...Watched[]];
     await alerter.runNow();
     await goDown(ctx, ...hanging.map((h) => h.listing.id), fast.listing.id);
 

@@ -87,7 +87,11 @@ const anyString = fc.oneof(
   { weight: 1, arbitrary: fc.webUrl().map((u) => u + "\u0000") },
   { weight: 1, arbitrary: oversizedString },
 );
-const oddNumber = fc.oneof(fc.constantFrom(0, -1, -0, 0.5, 1.5, 11, 501, 5001, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const oddNumber = fc.oneof(
+  fc.constantFrom(0, -1, -0, 0.5, 1.5, 11, 501, 5001, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 
 /** A JSON value of the wrong kind for any field: numbers, strings, arrays, objects, null. */
 export const oddValue: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
@@ -124,10 +128,31 @@ export function bodyText(def: AnyRouteDef): fc.Arbitrary<string> {
     // A valid example whose fields are then repeated with wrong values (the last one wins).
     { weight: 3, arbitrary: pairs.map((p) => objectText([...Object.entries(def.examples.request ?? {}), ...p])) },
     // Top-level values that are not objects.
-    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).filter((v) => v === null || typeof v !== "object" || Array.isArray(v)).map((v) => JSON.stringify(v)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .jsonValue({ maxDepth: 2 })
+        .filter((v) => v === null || typeof v !== "object" || Array.isArray(v))
+        .map((v) => JSON.stringify(v)),
+    },
     // Truncated, prefixed or otherwise broken JSON.
     { weight: 2, arbitrary: fc.nat({ max: Math.max(0, valid.length - 1) }).map((n) => valid.slice(0, n)) },
-    { weight: 1, arbitrary: fc.constantFrom(`\uFEFF${valid}`, `${valid}${valid}`, `${valid},`, `[${valid}]`, `{'url': 'https://a.example'}`, "{url: 1}", '{"a":1}garbage', "NaN", "{}}", '{"__proto__":{"url":"https://a.example","urls":["https://a.example"]}}', '{"constructor":{"prototype":{"url":"x"}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        `\uFEFF${valid}`,
+        `${valid}${valid}`,
+        `${valid},`,
+        `[${valid}]`,
+        `{'url': 'https://a.example'}`,
+        "{url: 1}",
+        '{"a":1}garbage',
+        "NaN",
+        "{}}",
+        '{"__proto__":{"url":"https://a.example","urls":["https://a.example"]}}',
+        '{"constructor":{"prototype":{"url":"x"}}}',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 5_000, max: 20_000 }).map((n) => "[".repeat(n) + "]".repeat(n)) },
     // Arbitrary text.
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
@@ -139,12 +164,30 @@ export const oversizedBody = fc.integer({ min: 64 * 1024 + 1, max: 160 * 1024 })
 
 /** A header value the Fetch API accepts: Latin-1 without CR, LF or NUL. */
 export function headerValueOf(maxLength: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength });
+  return fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength,
+  });
 }
 export const headerValue = headerValueOf(200);
 
 export const JSON_TYPES = ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/vnd.lookout+json"];
-const WRONG_TYPES = ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "application/json-patch", "json", "application/xml", "*/*", "application/octet-stream", "application /json"];
+const WRONG_TYPES = [
+  "text/plain",
+  "text/plain;charset=UTF-8",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/jsonp",
+  "application/json-patch",
+  "json",
+  "application/xml",
+  "*/*",
+  "application/octet-stream",
+  "application /json",
+];
 
 /** A Content-Type header: JSON in several spellings, wrong types, garbage, or none. */
 export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
@@ -156,7 +199,10 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
 
 /** Headers nobody asked for: random names, the known ones with garbage, and repeated ids. */
 export const junkHeaders: fc.Arbitrary<Record<string, string>> = fc.dictionary(
-  fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), fc.constantFrom("x-request-id", "x-forwarded-for", "accept", "accept-encoding", "authorization", "x-watch-secret", "cookie", "origin", "range")),
+  fc.oneof(
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+    fc.constantFrom("x-request-id", "x-forwarded-for", "accept", "accept-encoding", "authorization", "x-watch-secret", "cookie", "origin", "range"),
+  ),
   headerValue,
   { maxKeys: 3 },
 );
@@ -179,12 +225,22 @@ function acceptedOf(real: Record<string, unknown>): fc.Arbitrary<unknown> {
 /** An EIP-3009 authorization with some fields of the wrong form (or all of the right form). */
 const authorization = fc.record(
   {
-    from: fc.oneof(hexOf(40, 40).map((h) => `0x${h}`), oddValue),
-    to: fc.oneof(hexOf(40, 40).map((h) => `0x${h}`), oddValue),
+    from: fc.oneof(
+      hexOf(40, 40).map((h) => `0x${h}`),
+      oddValue,
+    ),
+    to: fc.oneof(
+      hexOf(40, 40).map((h) => `0x${h}`),
+      oddValue,
+    ),
     value: fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 256n }).map(String), oddValue),
     validAfter: fc.oneof(fc.constant("0"), fc.bigInt({ min: -1n, max: 2n ** 70n }).map(String), oddValue),
     validBefore: fc.oneof(fc.constant("99999999999"), fc.bigInt({ min: -1n, max: 2n ** 70n }).map(String), oddValue),
-    nonce: fc.oneof(hexOf(64, 64).map((h) => `0x${h}`), hexOf(0, 80).map((h) => `0x${h}`), oddValue),
+    nonce: fc.oneof(
+      hexOf(64, 64).map((h) => `0x${h}`),
+      hexOf(0, 80).map((h) => `0x${h}`),
+      oddValue,
+    ),
   },
   { requiredKeys: [] },
 );
@@ -206,7 +262,19 @@ const forgedAuthorization = fc.record({
 const innerPayload = fc.oneof(
   { weight: 1, arbitrary: oddValue },
   { weight: 2, arbitrary: forgedAuthorization },
-  { weight: 4, arbitrary: fc.record({ signature: fc.oneof(hexOf(0, 200).map((h) => `0x${h}`), oddValue), authorization: fc.oneof({ weight: 4, arbitrary: authorization }, { weight: 1, arbitrary: oddValue }) }, { requiredKeys: [] }) },
+  {
+    weight: 4,
+    arbitrary: fc.record(
+      {
+        signature: fc.oneof(
+          hexOf(0, 200).map((h) => `0x${h}`),
+          oddValue,
+        ),
+        authorization: fc.oneof({ weight: 4, arbitrary: authorization }, { weight: 1, arbitrary: oddValue }),
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.record({ signature: hexOf(130, 130).map((h) => `0x${h}`), permit2Authorization: oddValue }) },
 );
 
@@ -243,13 +311,34 @@ export const creditHeader: fc.Arbitrary<string> = fc.oneof(
 
 // ---- ids in paths -----------------------------------------------------------------------------
 
-const TRAVERSALS = ["..%2f..%2fetc%2fpasswd", "..%252f..%252f", "%2e%2e%2f%2e%2e%2f", "..;", "..\\..\\windows\\win.ini", "....//....//etc//passwd", "%c0%ae%c0%ae%c0%af", "..%00", "%00", "%2500", ".%2e%2f", "%2F", "%5C", "%zz", "%", "%%", "%u002e"];
+const TRAVERSALS = [
+  "..%2f..%2fetc%2fpasswd",
+  "..%252f..%252f",
+  "%2e%2e%2f%2e%2e%2f",
+  "..;",
+  "..\\..\\windows\\win.ini",
+  "....//....//etc//passwd",
+  "%c0%ae%c0%ae%c0%af",
+  "..%00",
+  "%00",
+  "%2500",
+  ".%2e%2f",
+  "%2F",
+  "%5C",
+  "%zz",
+  "%",
+  "%%",
+  "%u002e",
+];
 
 /** A path segment for an id: garbage (percent-encoded), traversal attempts, or oversized. */
 export const idSegment: fc.Arbitrary<string> = fc
   .oneof(
     { weight: 3, arbitrary: anyString.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "\uFFFD"))) },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...TRAVERSALS), fc.string({ unit: "grapheme-ascii", maxLength: 10 })).map(([t, s]) => t + encodeURIComponent(s)) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(fc.constantFrom(...TRAVERSALS), fc.string({ unit: "grapheme-ascii", maxLength: 10 })).map(([t, s]) => t + encodeURIComponent(s)),
+    },
     { weight: 1, arbitrary: fc.uuid().map((u) => `${u}${encodeURIComponent("'--")}`) },
     { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((n) => "a".repeat(n)) },
   )
@@ -257,7 +346,15 @@ export const idSegment: fc.Arbitrary<string> = fc
   .map((s) => (s === "" || /^(?:\.|%2e){1,2}$/i.test(s) ? `x${s}` : s));
 
 /** Literal traversal after the route prefix; each resolves to a path that does not exist. */
-export const RAW_TRAVERSALS = ["..", "../..", "../../../../etc/passwd", "../../../../../../../../../../etc/shadow", "./../../x", "%2e%2e/%2e%2e/%2e%2e/etc/passwd", "..//..//..//etc/passwd"];
+export const RAW_TRAVERSALS = [
+  "..",
+  "../..",
+  "../../../../etc/passwd",
+  "../../../../../../../../../../etc/shadow",
+  "./../../x",
+  "%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+  "..//..//..//etc/passwd",
+];
 
 /** Whether a parsed body satisfies a route's schema (a well-formed request, not a malformed one). */
 export function acceptedBy(schema: z.ZodType | undefined, text: string, optional: boolean): boolean {

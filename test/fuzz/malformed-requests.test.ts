@@ -95,7 +95,12 @@ beforeAll(async () => {
   });
   await ctx.services.payments.settled(claim!, { transaction: "0x" + "3".repeat(64), network, payer: null });
   creditId = (await ctx.services.credits.mint({ paymentId: claim!.id, payer: null, network, amountAtomic: "500000" })).creditId;
-  watchId = (await createWatch({ db: ctx.db.db, clock: ctx.clock, rules: { allowPrivate: false } }, { url: "https://a.example/x", webhookUrl: "https://93.184.216.34/hook" })).watchId;
+  watchId = (
+    await createWatch(
+      { db: ctx.db.db, clock: ctx.clock, rules: { allowPrivate: false } },
+      { url: "https://a.example/x", webhookUrl: "https://93.184.216.34/hook" },
+    )
+  ).watchId;
   before = await fingerprint(ctx.db.db);
 }, 120_000);
 
@@ -123,14 +128,22 @@ async function expectDocumented(r: FuzzRequest, res: Response, allowed: Set<numb
 
 const requirementOf = (def: AnyRouteDef) => svc.gate.paymentRequired(def as PaidRoute).accepts[0] as unknown as Record<string, unknown>;
 /** The text without lone surrogates (encodeURIComponent refuses them). */
-const wellFormedText = (text: string) => Array.from(text).filter((c) => !/^[\uD800-\uDFFF]$/.test(c)).join("");
+const wellFormedText = (text: string) =>
+  Array.from(text)
+    .filter((c) => !/^[\uD800-\uDFFF]$/.test(c))
+    .join("");
 const bytes = (text: string) => new TextEncoder().encode(text);
 const withType = (type: string | undefined, headers: Record<string, string> = {}) => (type === undefined ? headers : { ...headers, "content-type": type });
 
 describe("the fuzz harness", () => {
   it("reaches the payment gate with every paid route's example body (so forged payments are tested)", async () => {
     for (const def of paidRoutes) {
-      const res = await send({ method: def.method.toUpperCase(), path: def.path, headers: { "content-type": "application/json" }, body: bytes(JSON.stringify(def.examples.request ?? {})) });
+      const res = await send({
+        method: def.method.toUpperCase(),
+        path: def.path,
+        headers: { "content-type": "application/json" },
+        body: bytes(JSON.stringify(def.examples.request ?? {})),
+      });
       expect(res.status, def.id).toBe(402);
     }
     expect(TOTAL_RUNS).toBeGreaterThanOrEqual(10_000);
@@ -161,7 +174,12 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
         if (payment) headers["payment-signature"] = payment;
         if (credit) headers["x-credit-id"] = credit;
         const method = variant === "wrong-method" ? (def.method === "post" ? "PUT" : "PATCH") : def.method.toUpperCase();
-        const path = variant === "query" ? `${def.path}?url=${encodeURIComponent(wellFormedText(text.slice(0, 100)))}&limit=-1` : variant === "trailing-slash" ? `${def.path}/` : def.path;
+        const path =
+          variant === "query"
+            ? `${def.path}?url=${encodeURIComponent(wellFormedText(text.slice(0, 100)))}&limit=-1`
+            : variant === "trailing-slash"
+              ? `${def.path}/`
+              : def.path;
         const r = { method, path, headers, body: bytes(text) };
         // The 64 KiB body limit applies before routing, to every request.
         const allowed = onRoute ? documented(def) : r.body.length > MAX_BODY_BYTES ? new Set([...NO_ROUTE, 413]) : NO_ROUTE;
@@ -200,7 +218,10 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
         if (credit) headers["x-credit-id"] = credit;
         const r = { method: "POST", path: def.path, headers, body: bytes(JSON.stringify(def.examples.request ?? {})) };
         const res = await send(r);
-        const reason = (await res.clone().json().catch(() => ({}))) as { error?: string };
+        const reason = (await res
+          .clone()
+          .json()
+          .catch(() => ({}))) as { error?: string };
         const stage = GATE_STAGES.find(([, re]) => re.test(reason.error ?? ""))?.[0] ?? "refused by the facilitator";
         stages.set(stage, (stages.get(stage) ?? 0) + 1);
         await expectDocumented(r, res, new Set([402]));
@@ -215,7 +236,14 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
 
   it(`ids: garbage, path traversal, oversized ids and wrong secrets on every id route (${RUNS.ids} runs)`, async () => {
     const secretHeaders = fc.record(
-      { authorization: fc.oneof(headerValue, headerValue.map((s) => `Bearer ${s}`), fc.constant("Bearer ")), "x-watch-secret": headerValue },
+      {
+        authorization: fc.oneof(
+          headerValue,
+          headerValue.map((s) => `Bearer ${s}`),
+          fc.constant("Bearer "),
+        ),
+        "x-watch-secret": headerValue,
+      },
       { requiredKeys: [] },
     );
     const request = fc.constantFrom(...idRoutes).chain((def) =>
@@ -268,7 +296,9 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
         const req = httpRequest(`${server.url}${r.path}`, { method: r.method, headers: r.headers, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers: { "content-type": String(res.headers["content-type"] ?? "") } })));
+          res.on("end", () =>
+            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers: { "content-type": String(res.headers["content-type"] ?? "") } })),
+          );
         });
         req.on("error", reject);
         if (r.chunked) for (let i = 0; i < r.body.length; i += 8192) req.write(r.body.subarray(i, i + 8192));
@@ -292,7 +322,9 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
         fc.asyncProperty(request, async ({ route, text, type, payment, credit, requestIds, chunked }) => {
           const def = byId.get(route)!;
           const one = typeof type === "string" || type === undefined;
-          const wellFormed = acceptedBy(def.body, text, def.bodyOptional ?? false) && (text.trim() === "" || (one ? JSON_TYPE.test(type ?? "") : type[0] === "application/json"));
+          const wellFormed =
+            acceptedBy(def.body, text, def.bodyOptional ?? false) &&
+            (text.trim() === "" || (one ? JSON_TYPE.test(type ?? "") : type[0] === "application/json"));
           fc.pre(!(wellFormed && !isPaid(def)));
           const body = bytes(text);
           const headers: Record<string, string | string[]> = {};
@@ -316,7 +348,12 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
 
   it("still answers after the fuzz, and sent at least 10,000 requests", async () => {
     expect((await app.request("/healthz")).status).toBe(200);
-    const challenge = await send({ method: "POST", path: preflight.path, headers: { "content-type": "application/json" }, body: bytes('{"url":"https://a.example/x"}') });
+    const challenge = await send({
+      method: "POST",
+      path: preflight.path,
+      headers: { "content-type": "application/json" },
+      body: bytes('{"url":"https://a.example/x"}'),
+    });
     expect(challenge.status).toBe(402);
     expect(sent).toBeGreaterThanOrEqual(10_000);
     expect(await fingerprint(svc.ctx.db.db)).toEqual(before);

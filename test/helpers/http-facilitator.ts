@@ -28,11 +28,15 @@ export async function startHttpFacilitator(local: FacilitatorClient, { lateMs = 
       if (req.url === "/supported") return void local.getSupported().then((s) => reply(200, s));
       if (mode === "hang" || (mode === "settle-hang" && req.url === "/settle")) return; // never answers
       if (mode === "error" || (mode === "settle-error" && req.url === "/settle")) return reply(500, { error: "facilitator exploded" });
-      if (mode === "settle-refuse" && req.url === "/settle") return reply(200, { success: false, errorReason: "invalid_transaction_state", transaction: "", network: "eip155:84532" });
+      if (mode === "settle-refuse" && req.url === "/settle")
+        return reply(200, { success: false, errorReason: "invalid_transaction_state", transaction: "", network: "eip155:84532" });
       const { paymentPayload, paymentRequirements } = JSON.parse(body) as { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
       const work = req.url === "/verify" ? local.verify(paymentPayload, paymentRequirements) : local.settle(paymentPayload, paymentRequirements);
       const delay = mode === "settle-late" && req.url === "/settle" ? lateMs : 0;
-      work.then((r) => setTimeout(() => reply(200, r), delay), (err: unknown) => reply(500, { error: String(err) }));
+      work.then(
+        (r) => setTimeout(() => reply(200, r), delay),
+        (err: unknown) => reply(500, { error: String(err) }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -9,7 +9,11 @@ export const body = async (res: Response): Promise<any> => res.json();
 export async function refusedInput(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const { expect } = await import("vitest");
   const send = (extra: Record<string, string>) =>
-    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers, ...extra }, body: typeof payload === "string" ? payload : JSON.stringify(payload) });
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers, ...extra },
+      body: typeof payload === "string" ? payload : JSON.stringify(payload),
+    });
   const unpaid = await send({});
   const challenge = await body(unpaid);
   expect(unpaid.status, JSON.stringify(payload)).toBe(402);

@@ -8,11 +8,19 @@ const ROOT = resolve(import.meta.dirname, "../..");
  * Server code a client must never load: all of http, services, db, workers, chain and the
  * composition root. No exceptions: the wire vocabulary lives in src/contracts.
  */
-export const SERVER_CODE = [
-  /^src\/(http|services|db|workers|chain|demo|cli)\//,
-  /^src\/(main|roles|context|config)\.ts$/,
+export const SERVER_CODE = [/^src\/(http|services|db|workers|chain|demo|cli)\//, /^src\/(main|roles|context|config)\.ts$/];
+export const SERVER_PACKAGES = [
+  "kysely",
+  "undici",
+  "pg",
+  "@electric-sql/pglite",
+  "pino",
+  "prom-client",
+  "@hono/node-server",
+  "jose",
+  "standardwebhooks",
+  "solc",
 ];
-export const SERVER_PACKAGES = ["kysely", "undici", "pg", "@electric-sql/pglite", "pino", "prom-client", "@hono/node-server", "jose", "standardwebhooks", "solc"];
 
 /** The files of `files` that are server code. */
 export const serverCodeIn = (files: Iterable<string>) => [...files].filter((f) => SERVER_CODE.some((re) => re.test(f)));
@@ -44,7 +52,9 @@ function valueSpecifiers(file: string): string[] {
   for (const node of source.statements) {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
-      const typeOnly = clause?.isTypeOnly || (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        clause?.isTypeOnly ||
+        (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) out.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
       out.push((node.moduleSpecifier as ts.StringLiteral).text);
@@ -52,7 +62,8 @@ function valueSpecifiers(file: string): string[] {
   }
   // import("...") anywhere in the file loads its module too.
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) out.push(node.arguments[0].text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]))
+      out.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -65,4 +76,8 @@ function toSource(path: string): string {
   return existsSync(ts) ? ts : path;
 }
 
-const packageName = (spec: string) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+const packageName = (spec: string) =>
+  spec
+    .split("/")
+    .slice(0, spec.startsWith("@") ? 2 : 1)
+    .join("/");

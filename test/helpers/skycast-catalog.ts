@@ -21,9 +21,17 @@ export async function seedSkycastCatalog(ctx: TestContext): Promise<void> {
   ctx.clock.set(new Date());
   for (const url of [SKYCAST.forecast, SKYCAST.hourly]) {
     const id = await seedListing(ctx, { url, service: "Skycast", provider: "0xsky", price: "0.002" });
-    await seedProbes(ctx, id, series(7 * DAY, HOUR, () => ({ price: "0.002", latency: 150 })));
+    await seedProbes(
+      ctx,
+      id,
+      series(7 * DAY, HOUR, () => ({ price: "0.002", latency: 150 })),
+    );
   }
   const broken = await seedListing(ctx, { url: SKYCAST.broken, service: "Skycast", provider: "0xsky", price: "0.002" });
-  await seedProbes(ctx, broken, series(7 * DAY, 10 * MINUTE, () => ({ healthy: false, status: 500 })));
+  await seedProbes(
+    ctx,
+    broken,
+    series(7 * DAY, 10 * MINUTE, () => ({ healthy: false, status: 500 })),
+  );
   await recompute(ctx);
 }

@@ -14,7 +14,6 @@ export interface SpawnedService {
   cleanup(): void;
 }
 
-
 /** Runs src/main.ts as `npm start` does (node --import tsx), in its own data dir, and follows its log. */
 export function spawnService(env: Record<string, string> = {}): SpawnedService {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-proc-"));

@@ -15,8 +15,14 @@ export const echoRoute = defineRoute({
   description: "A route that exists only in tests.\n\nIt proves validation, attribution and errors.",
   body: z.object({ url: httpUrlField(), n: z.number().int().min(1).max(10).default(1) }),
   response: z.object({ url: z.string(), n: z.number().int(), observed_at: z.string() }),
-  examples: { request: { url: "https://api.example.com/x", n: 2 }, response: { url: "https://api.example.com/x", n: 2, observed_at: "2026-11-20T12:00:00.000Z" } },
-  errors: [{ status: 400, when: "url missing or not http(s)" }, { status: 503, when: "dependency unavailable" }],
+  examples: {
+    request: { url: "https://api.example.com/x", n: 2 },
+    response: { url: "https://api.example.com/x", n: 2, observed_at: "2026-11-20T12:00:00.000Z" },
+  },
+  errors: [
+    { status: 400, when: "url missing or not http(s)" },
+    { status: 503, when: "dependency unavailable" },
+  ],
   handler: async ({ body }, { services, setHeader }) => {
     if (body.url.includes("fail-transient")) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
     if (body.url.includes("fail-conflict")) throw new ApiError(409, "conflict", "conflict for test");

@@ -40,7 +40,10 @@ describe("errors on the wire", () => {
   it("a 413 that leaves the body unread closes the connection, so a keep-alive client's next request is answered", async () => {
     const big = Buffer.from(`{"url":"https://a.example/${"x".repeat(100_000)}"}`);
     for (const chunked of [true, false, true]) {
-      const headers: Record<string, string> = { "content-type": "application/json", ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(big.length) }) };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(big.length) }),
+      };
       const res = await send(headers, big, chunked);
       expect(res.status).toBe(413);
       expect(res.headers.connection).toBe("close");

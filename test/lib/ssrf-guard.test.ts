@@ -6,22 +6,70 @@ import { startServer, type TestServer } from "../probes/helpers.js";
 
 describe("isPublicAddress", () => {
   const refused = [
-    "127.0.0.1", "127.255.255.254", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-    "169.254.169.254", "169.254.0.1", "100.64.0.1", "0.0.0.0", "0.1.2.3", "255.255.255.255",
-    "224.0.0.1", "239.255.255.250", "198.18.0.1", "198.19.255.255", "192.0.2.1", "198.51.100.7",
-    "203.0.113.9", "240.0.0.1", "192.0.0.8",
+    "127.0.0.1",
+    "127.255.255.254",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "169.254.0.1",
+    "100.64.0.1",
+    "0.0.0.0",
+    "0.1.2.3",
+    "255.255.255.255",
+    "224.0.0.1",
+    "239.255.255.250",
+    "198.18.0.1",
+    "198.19.255.255",
+    "192.0.2.1",
+    "198.51.100.7",
+    "203.0.113.9",
+    "240.0.0.1",
+    "192.0.0.8",
     // other notations of loopback
-    "2130706433", "0x7f000001", "0177.0.0.1", "0x7f.0.0.1", "127.1",
-    "::1", "[::1]", "::", "fe80::1", "fc00::1", "fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1",
-    "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:0:127.0.0.1", "64:ff9b::7f00:1", "64:ff9b:1::808:808",
-    "2002:7f00:1::", "2002:a00:1::1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "::7f00:1", "2001:db8::1", "100::1",
+    "2130706433",
+    "0x7f000001",
+    "0177.0.0.1",
+    "0x7f.0.0.1",
+    "127.1",
+    "::1",
+    "[::1]",
+    "::",
+    "fe80::1",
+    "fc00::1",
+    "fd00:ec2::254",
+    "ff02::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "::ffff:0:127.0.0.1",
+    "64:ff9b::7f00:1",
+    "64:ff9b:1::808:808",
+    "2002:7f00:1::",
+    "2002:a00:1::1",
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",
+    "::7f00:1",
+    "2001:db8::1",
+    "100::1",
     "fec0::1",
     // not addresses at all
-    "localhost", "example.com", "", "1.2.3.4.5",
+    "localhost",
+    "example.com",
+    "",
+    "1.2.3.4.5",
   ];
   const allowed = [
-    "8.8.8.8", "1.1.1.1", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "[2001:4860:4860::8888]",
-    "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1",
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700:4700::1111",
+    "[2001:4860:4860::8888]",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
   ];
   it.each(refused)("refuses %s", (ip) => expect(isPublicAddress(ip)).toBe(false));
   it.each(allowed)("allows %s", (ip) => expect(isPublicAddress(ip)).toBe(true));
@@ -62,7 +110,11 @@ describe("createGuardedDispatcher", () => {
 
   it("refuses a hostname that resolves to loopback, at connect time", async () => {
     const before = hits;
-    for (const [host, lookup] of [["localhost", undefined], ["rebind.test", toLoopback], ["mixed.test", mixed]] as const) {
+    for (const [host, lookup] of [
+      ["localhost", undefined],
+      ["rebind.test", toLoopback],
+      ["mixed.test", mixed],
+    ] as const) {
       const r = await attempt(`http://${host}:${port}/`, { allowPrivate: false, lookup });
       expect(r.err, host).toBeInstanceOf(SsrfBlockedError);
       expect(classifyNetworkError(r.err, false)).toBe("ssrf_blocked");

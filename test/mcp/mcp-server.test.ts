@@ -57,7 +57,10 @@ describe("lookout-mcp over stdio", () => {
     expect(tools.map((t) => t.name)).toEqual(productRoutes.map((r) => r.id));
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get("preflight")!.inputSchema).toMatchObject({ type: "object", properties: { url: { type: "string" } }, required: ["url"] });
-    expect(byName.get("watch-status")!.inputSchema).toMatchObject({ properties: { id: { type: "string" }, secret: { type: "string" } }, required: ["id", "secret"] });
+    expect(byName.get("watch-status")!.inputSchema).toMatchObject({
+      properties: { id: { type: "string" }, secret: { type: "string" } },
+      required: ["id", "secret"],
+    });
     expect(byName.get("alternatives")!.inputSchema.properties).toHaveProperty("taskClass");
     expect(byName.get("delist-feed")!.description).toContain("Costs 5 USDC per call");
     expect(byName.get("credits-status")!.description).toContain("Free.");
@@ -97,7 +100,12 @@ describe("lookout-mcp over stdio", () => {
 
   it("returns the service's refusals as tool errors with the status and the body", async () => {
     const missing = toolError(await call("credits-status", { id: randomUUID() }));
-    expect(missing).toMatchObject({ status: 404, error: "credit_not_found", body: { error: "credit_not_found", message: "no credit bundle with this id" }, payment_sent: false });
+    expect(missing).toMatchObject({
+      status: 404,
+      error: "credit_not_found",
+      body: { error: "credit_not_found", message: "no credit bundle with this id" },
+      payment_sent: false,
+    });
     const before = await svc.balanceOf(svc.payer(PAYER));
     const notVerified = toolError(await call("verified", { url: SKYCAST.wholeHost, name: "Skycast all" }));
     expect(notVerified).toMatchObject({ status: 422, error: "not_verified", body: { tier: "not_verified" }, payment_sent: true, payment_settled: false });
@@ -114,7 +122,11 @@ describe("lookout-mcp over stdio", () => {
     expect(toolError(await call("delist-feed", {}, capped))).toMatchObject({ status: null, error: "spend_cap", payment_sent: false });
     expect(await svc.balanceOf(svc.payer(PAYER + 1))).toBe(before);
     const keyless = await connect({});
-    expect(toolError(await call("forensics", { url: SKYCAST.forecast }, keyless))).toMatchObject({ status: 402, error: "payment_required", body: { x402Version: 2 } });
+    expect(toolError(await call("forensics", { url: SKYCAST.forecast }, keyless))).toMatchObject({
+      status: 402,
+      error: "payment_required",
+      body: { x402Version: 2 },
+    });
     expect(await answer("preflight-trial", { url: SKYCAST.hourly })).toMatchObject({ ok: true });
   });
 

@@ -21,12 +21,27 @@ describe("credit spends coalesced per event-loop turn", () => {
     n += 1;
     const payment = await db.db
       .insertInto("payments")
-      .values({ authorization_key: `k${n}`, request_id: `r${n}`, route: "credits", network: "eip155:84532", amount_atomic: "500000", status: opts.status ?? "settled", tx_hash: `0x${n}` })
+      .values({
+        authorization_key: `k${n}`,
+        request_id: `r${n}`,
+        route: "credits",
+        network: "eip155:84532",
+        amount_atomic: "500000",
+        status: opts.status ?? "settled",
+        tx_hash: `0x${n}`,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const credit = await db.db
       .insertInto("credits")
-      .values({ balance, initial_balance: 1000, paid_amount: "0.5", payment_id: payment.id, payment_network: "eip155:84532", expires_at: opts.expiresAt ?? new Date(NOW.getTime() + 86_400_000) })
+      .values({
+        balance,
+        initial_balance: 1000,
+        paid_amount: "0.5",
+        payment_id: payment.id,
+        payment_network: "eip155:84532",
+        expires_at: opts.expiresAt ?? new Date(NOW.getTime() + 86_400_000),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return credit.id;
@@ -45,7 +60,12 @@ describe("credit spends coalesced per event-loop turn", () => {
 
   it("answers each call of a mixed turn for its own bundle", async () => {
     const credits = createCreditsService(db, clock);
-    const [a, b, expired, unsettled] = [await bundle(10), await bundle(1), await bundle(10, { expiresAt: new Date(NOW.getTime() - 1) }), await bundle(10, { status: "claimed" })];
+    const [a, b, expired, unsettled] = [
+      await bundle(10),
+      await bundle(1),
+      await bundle(10, { expiresAt: new Date(NOW.getTime() - 1) }),
+      await bundle(10, { status: "claimed" }),
+    ];
     const unknown = "00000000-0000-4000-8000-000000000000";
     const calls = [a, b, expired, "not-a-uuid", a.toUpperCase(), unsettled, unknown, b];
     const spent = await Promise.all(calls.map((id) => credits.spend(id)));

@@ -51,7 +51,12 @@ describe("Bazaar discovery extension", () => {
 
     const found = extractDiscoveryInfo(payload, payload.accepted);
     expect(warn.mock.calls.flat().join(" ")).not.toMatch(/validation failed|extraction failed/);
-    expect(found).toMatchObject({ resourceUrl: `${base}${route.path}`, method: route.method.toUpperCase(), description: route.summary, mimeType: "application/json" });
+    expect(found).toMatchObject({
+      resourceUrl: `${base}${route.path}`,
+      method: route.method.toUpperCase(),
+      description: route.summary,
+      mimeType: "application/json",
+    });
     const input = found!.discoveryInfo.input as { type: string; bodyType: string; body: unknown };
     expect(input).toMatchObject({ type: "http", method: "POST", bodyType: "json", body: route.examples.request ?? {} });
     const example = route.product ? { ...route.examples.response, attribution: attribution(base, route.product) } : route.examples.response;

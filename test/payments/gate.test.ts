@@ -28,7 +28,15 @@ describe("402 challenge", () => {
       x402Version: 2,
       resource: { url: `${svc.url}/api/v1/credits`, mimeType: "application/json" },
       accepts: [
-        { scheme: "exact", network: "eip155:84532", asset: svc.devnet.usdcAddress, amount: "500000", payTo: svc.devnet.payTo, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          asset: svc.devnet.usdcAddress,
+          amount: "500000",
+          payTo: svc.devnet.payTo,
+          maxTimeoutSeconds: 300,
+          extra: { name: "USDC", version: "2" },
+        },
       ],
     });
     expect(typeof fromBody.error).toBe("string");
@@ -41,7 +49,11 @@ describe("402 challenge", () => {
       expect((await body(res)).error).toMatch(/^(bad_request|malformed_json): .*answered 400 and charged nothing/);
     }
     // A paid request (here: a credit id) with the same input is refused with 400 before anything is spent.
-    const paid = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, body: '{"fail":"yes"}' });
+    const paid = await fetch(`${svc.url}/api/v1/test-credit-paid`, {
+      method: "POST",
+      headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" },
+      body: '{"fail":"yes"}',
+    });
     expect(paid.status).toBe(400);
   });
 
@@ -53,7 +65,10 @@ describe("402 challenge", () => {
     // Found by the fuzz suite: these were a 500 (null) and a 503 "facilitator unavailable".
     ["header that decodes to null", () => b64(null)],
     ["payload without an authorization", () => b64({ x402Version: 2, accepted: accepted(), payload: null })],
-    ["authorization of the wrong form", () => b64({ x402Version: 2, accepted: accepted(), payload: { signature: "0xzz", authorization: { from: 5, value: "{{7*7}}" } } })],
+    [
+      "authorization of the wrong form",
+      () => b64({ x402Version: 2, accepted: accepted(), payload: { signature: "0xzz", authorization: { from: 5, value: "{{7*7}}" } } }),
+    ],
   ])("refuses a %s with 402 and runs nothing", async (_n, header) => {
     const res = await fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: { ...json, "payment-signature": header() }, body: "{}" });
     expect(res.status).toBe(402);
@@ -129,7 +144,11 @@ describe("paid flow on the devnet", () => {
     await rec.fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: json, body: "{}" });
     // Re-sign nothing: present the cheap route's payment to the 0.50 route.
     const payload = JSON.parse(Buffer.from(rec.sent.at(-1)!, "base64").toString());
-    const res = await fetch(`${svc.url}/api/v1/credits`, { method: "POST", headers: { ...json, "payment-signature": encodePaymentSignatureHeader(payload) }, body: "{}" });
+    const res = await fetch(`${svc.url}/api/v1/credits`, {
+      method: "POST",
+      headers: { ...json, "payment-signature": encodePaymentSignatureHeader(payload) },
+      body: "{}",
+    });
     expect(res.status).toBe(402);
     expect((await body(res)).error).toMatch(/does not match|already used/);
   });
@@ -156,7 +175,11 @@ describe("credits", () => {
     expect(viaCredit.headers.get("x-credit-balance")).toBe("999");
     expect(viaCredit.headers.get("x-credit-expires-at")).toBe(credit.expiresAt);
 
-    const failed = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: { ...json, "x-credit-id": credit.creditId }, body: '{"fail":true}' });
+    const failed = await fetch(`${svc.url}/api/v1/test-credit-paid`, {
+      method: "POST",
+      headers: { ...json, "x-credit-id": credit.creditId },
+      body: '{"fail":true}',
+    });
     expect(failed.status).toBe(503);
     expect((await body(await fetch(`${svc.url}/api/v1/credits/${credit.creditId}`))).balance).toBe(999);
 
@@ -164,7 +187,11 @@ describe("credits", () => {
     const exhausted = await fetch(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: { ...json, "x-credit-id": credit.creditId }, body: "{}" });
     expect(exhausted.status).toBe(402);
 
-    const paid = await svc.payingFetch(5)(`${svc.url}/api/v1/test-credit-paid`, { method: "POST", headers: { ...json, "x-credit-id": credit.creditId }, body: "{}" });
+    const paid = await svc.payingFetch(5)(`${svc.url}/api/v1/test-credit-paid`, {
+      method: "POST",
+      headers: { ...json, "x-credit-id": credit.creditId },
+      body: "{}",
+    });
     expect(paid.status).toBe(200);
     expect(await body(paid)).toEqual({ paidWith: "x402" });
   });
@@ -174,7 +201,10 @@ describe("credits", () => {
     await svc.ctx.db.db.updateTable("credits").set({ balance: 150 }).where("id", "=", credit.creditId).execute();
     const results = await Promise.all(Array.from({ length: 200 }, () => svc.ctx.services.credits.spend(credit.creditId)));
     expect(results.filter(Boolean)).toHaveLength(150);
-    const balances = results.filter(Boolean).map((r) => r!.balance).sort((a, b) => a - b);
+    const balances = results
+      .filter(Boolean)
+      .map((r) => r!.balance)
+      .sort((a, b) => a - b);
     expect(balances).toEqual(Array.from({ length: 150 }, (_, i) => i));
     expect((await body(await fetch(`${svc.url}/api/v1/credits/${credit.creditId}`))).balance).toBe(0);
   });
@@ -208,7 +238,15 @@ describe("a handler's reads wait for the payment", () => {
 
   it("reads nothing for a request that offers no credit, and nothing for invalid input", async () => {
     expect((await call("unpaid")).status).toBe(402);
-    expect((await fetch(`${svc.url}/api/v1/test-reading`, { method: "POST", headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, body: "{}" })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${svc.url}/api/v1/test-reading`, {
+          method: "POST",
+          headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(400);
     expect(handlerReads).not.toContain("unpaid");
     expect(handlerReads).toHaveLength(0);
   });

@@ -30,7 +30,11 @@ beforeAll(async () => {
 afterAll(() => svc?.close());
 
 const post = (path: string, header?: string, json: unknown = {}) =>
-  fetch(`${svc.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(header ? { "payment-signature": header } : {}) }, body: JSON.stringify(json) });
+  fetch(`${svc.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(header ? { "payment-signature": header } : {}) },
+    body: JSON.stringify(json),
+  });
 const payWith = (header: string, path = "/api/v1/credits", json: unknown = {}) => post(path, header, json);
 
 /** The PAYMENT-SIGNATURE anyone can rebuild from a settlement transaction's calldata. */
@@ -42,7 +46,12 @@ async function rebuiltFromChain(transaction: Hex, path: string, signature?: Hex)
   const onChainSignature = sig.length === 1 ? (sig[0] as Hex) : serializeSignature({ v: BigInt(sig[0] as number), r: sig[1] as Hex, s: sig[2] as Hex });
   const required = decodePaymentRequiredHeader((await post(path)).headers.get("payment-required")!);
   const authorization = { from, to, value: String(value), validAfter: String(validAfter), validBefore: String(validBefore), nonce };
-  return encodePaymentSignatureHeader({ x402Version: 2, resource: required.resource, accepted: required.accepts[0]!, payload: { signature: signature ?? onChainSignature, authorization } });
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    resource: required.resource,
+    accepted: required.accepts[0]!,
+    payload: { signature: signature ?? onChainSignature, authorization },
+  });
 }
 
 describe("replays reveal nothing", () => {
@@ -101,7 +110,10 @@ describe("replays reveal nothing", () => {
     const payload = decodePaymentSignatureHeader(header);
     const calls = facilitatorCalls;
     for (const id of ["short", "has spaces in it, 20+", 42]) {
-      const bad = encodePaymentSignatureHeader({ ...payload, extensions: { ...payload.extensions, "payment-identifier": { info: { required: false, id } } } } as never);
+      const bad = encodePaymentSignatureHeader({
+        ...payload,
+        extensions: { ...payload.extensions, "payment-identifier": { info: { required: false, id } } },
+      } as never);
       const res = await payWith(bad, "/api/v1/test-plain");
       expect(res.status).toBe(400);
       expect((await body(res)).error).toBe("invalid_payment_identifier");

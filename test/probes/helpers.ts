@@ -83,7 +83,13 @@ export function testHttpClient(opts: { timeoutMs?: number; maxBodyBytes?: number
     burst: opts.rate ?? 1_000,
     globalConcurrency: 64,
   });
-  const http = createHttpClient({ dispatcher, limiter, timeoutMs: opts.timeoutMs ?? 5_000, maxBodyBytes: opts.maxBodyBytes ?? 256 * 1024, userAgent: "x402-lookout-prober/test" });
+  const http = createHttpClient({
+    dispatcher,
+    limiter,
+    timeoutMs: opts.timeoutMs ?? 5_000,
+    maxBodyBytes: opts.maxBodyBytes ?? 256 * 1024,
+    userAgent: "x402-lookout-prober/test",
+  });
   return { http, close: () => dispatcher.close() };
 }
 

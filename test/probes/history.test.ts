@@ -77,7 +77,12 @@ describe("hourly rollups", () => {
     // A later probe in the open hour re-rolls that bucket whole.
     await insertRaw(a, [["11:15:00", "error", 503, 40, null]]);
     await rollupListings(ctx.db.db, [a], t("11:15:00"));
-    const h11b = await ctx.db.db.selectFrom("probe_hourly").selectAll().where("bucket", "=", t("11:00:00")).where("listing_id", "=", a).executeTakeFirstOrThrow();
+    const h11b = await ctx.db.db
+      .selectFrom("probe_hourly")
+      .selectAll()
+      .where("bucket", "=", t("11:00:00"))
+      .where("listing_id", "=", a)
+      .executeTakeFirstOrThrow();
     expect(h11b).toMatchObject({ probes: 2, healthy: 1, errors: 1, latency_sum_ms: 2_040, status_counts: { "402": 1, "503": 1 } });
   });
 });
@@ -109,8 +114,14 @@ describe("retention", () => {
     expect(await pruneProbeHistory(ctx.db.db, now, opts)).toEqual({ probes: 1_000, rollups: 200 });
     expect(await pruneProbeHistory(ctx.db.db, now, opts)).toEqual({ probes: 500, rollups: 0 });
     expect(await pruneProbeHistory(ctx.db.db, now, opts)).toEqual({ probes: 0, rollups: 0 });
-    const left = await ctx.db.db.selectFrom("probes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const buckets = await ctx.db.db.selectFrom("probe_hourly").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const left = await ctx.db.db
+      .selectFrom("probes")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const buckets = await ctx.db.db
+      .selectFrom("probe_hourly")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(10);
     expect(Number(buckets.n)).toBe(24);
   });

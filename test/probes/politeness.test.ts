@@ -45,8 +45,14 @@ afterAll(async () => {
 describe("per-host politeness in a real cycle", () => {
   it("never exceeds the per-host concurrency, and a big host does not starve a small one", async () => {
     // The big host's listings come first in schedule order.
-    await insertListings(ctx.db.db, Array.from({ length: 60 }, (_, i) => ({ url: `${servers.big!.url}/e/${i}` })));
-    await insertListings(ctx.db.db, Array.from({ length: 5 }, (_, i) => ({ url: `${servers.small!.url}/e/${i}` })));
+    await insertListings(
+      ctx.db.db,
+      Array.from({ length: 60 }, (_, i) => ({ url: `${servers.big!.url}/e/${i}` })),
+    );
+    await insertListings(
+      ctx.db.db,
+      Array.from({ length: 5 }, (_, i) => ({ url: `${servers.small!.url}/e/${i}` })),
+    );
     const prober = startProber(ctx, { tickMs: 3_600_000, runAtStart: false, limits: { ratePerSecond: 1_000, burst: 1_000 } });
     try {
       const summary = await prober.runNow();
@@ -64,7 +70,10 @@ describe("per-host politeness in a real cycle", () => {
 
   it("spaces requests to one host by its rate", async () => {
     await ctx.db.db.deleteFrom("listings").where("host", "<>", servers.rated!.host).execute();
-    await insertListings(ctx.db.db, Array.from({ length: 10 }, (_, i) => ({ url: `${servers.rated!.url}/e/${i}` })));
+    await insertListings(
+      ctx.db.db,
+      Array.from({ length: 10 }, (_, i) => ({ url: `${servers.rated!.url}/e/${i}` })),
+    );
     const prober = startProber(ctx, { tickMs: 3_600_000, runAtStart: false, limits: { ratePerSecond: 8, burst: 4 } });
     try {
       await prober.runNow();

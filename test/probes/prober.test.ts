@@ -145,7 +145,19 @@ describe("leases", () => {
 
     // The crashed process coming back late cannot move the schedule it no longer owns.
     const before = rows.map((r) => r.next_probe_at.getTime()).sort();
-    const late = claimed.map((job) => ({ job, result: { listingId: job.listingId, probedAt: ctx.clock.now(), outcome: "healthy" as const, statusCode: 200, errorKind: null, latencyMs: 1, priceUsdc: null, challengeVersion: null } }));
+    const late = claimed.map((job) => ({
+      job,
+      result: {
+        listingId: job.listingId,
+        probedAt: ctx.clock.now(),
+        outcome: "healthy" as const,
+        statusCode: 200,
+        errorKind: null,
+        latencyMs: 1,
+        priceUsdc: null,
+        challengeVersion: null,
+      },
+    }));
     await crashed.record(ctx.db.db, "crashed", late, new Date(ctx.clock.now().getTime() + 5 * INTERVAL_MS));
     const after = (await ctx.db.db.selectFrom("listings").select("next_probe_at").execute()).map((r) => r.next_probe_at.getTime()).sort();
     expect(after).toEqual(before);

@@ -55,12 +55,32 @@ describe("recomputeSnapshots", () => {
     ];
     await ctx.db.db
       .insertInto("probes")
-      .values(raw.map(([at, outcome, status_code, latency_ms, price_usdc]) => ({ listing_id: a, probed_at: t(at), outcome, status_code, latency_ms, price_usdc, challenge_version: price_usdc ? 2 : null })))
+      .values(
+        raw.map(([at, outcome, status_code, latency_ms, price_usdc]) => ({
+          listing_id: a,
+          probed_at: t(at),
+          outcome,
+          status_code,
+          latency_ms,
+          price_usdc,
+          challenge_version: price_usdc ? 2 : null,
+        })),
+      )
       .execute();
     // Columns the signal engine owns must survive a recompute; so must its detail keys.
     await ctx.db.db
       .insertInto("signal_snapshots")
-      .values({ listing_id: a, computed_at: t("11:00:00"), warnings: ["dead"], critical: true, blacklist_reasons: ["zombie"], delist_reasons: ["zombie"], risk_score: 1, flagged_since: t("01:00:00"), detail: { engine: "kept" } })
+      .values({
+        listing_id: a,
+        computed_at: t("11:00:00"),
+        warnings: ["dead"],
+        critical: true,
+        blacklist_reasons: ["zombie"],
+        delist_reasons: ["zombie"],
+        risk_score: 1,
+        flagged_since: t("01:00:00"),
+        detail: { engine: "kept" },
+      })
       .execute();
 
     expect(await recomputeSnapshots(ctx, [a, a])).toBe(1);
@@ -117,7 +137,7 @@ describe("recomputeSnapshots", () => {
     const all: number[] = [];
     for (let h = 0; h < 168; h++) {
       // Six probes an hour with a long tail: 40 ms .. about 9 s.
-      const lat = Array.from({ length: 6 }, (_, i) => 40 + ((h * 6 + i) * 7919) % 900 + (i === 5 && h % 10 === 0 ? 8_000 : 0));
+      const lat = Array.from({ length: 6 }, (_, i) => 40 + (((h * 6 + i) * 7919) % 900) + (i === 5 && h % 10 === 0 ? 8_000 : 0));
       all.push(...lat);
       await bucket(c, h, 6, 6, lat);
     }
@@ -126,7 +146,11 @@ describe("recomputeSnapshots", () => {
     const s = await snapshot(c);
     const sorted = [...all].sort((x, y) => x - y);
     const exact = (q: number) => sorted[nearestRank(q, sorted.length) - 1]!;
-    for (const [q, got] of [[0.5, s.p50_latency_7d_ms], [0.9, s.p90_latency_7d_ms], [0.99, s.p99_latency_7d_ms]] as const) {
+    for (const [q, got] of [
+      [0.5, s.p50_latency_7d_ms],
+      [0.9, s.p90_latency_7d_ms],
+      [0.99, s.p99_latency_7d_ms],
+    ] as const) {
       expect(Math.abs(got! - exact(q)) / exact(q), `q=${q}`).toBeLessThanOrEqual(0.02);
     }
     expect(s.max_latency_7d_ms).toBe(sorted.at(-1));

@@ -52,7 +52,9 @@ describe("with npm start running", () => {
   it("an MCP client lists every tool of lookout-mcp and calls each against the service", async () => {
     const mcp = new Client({ name: "acceptance", version: "1.0.0" });
     const env = { LOOKOUT_BASE_URL: url, LOOKOUT_PAYER_KEY: anvilAccount(3).privateKey, LOOKOUT_MAX_PAYMENT_USDC: "5" };
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [resolve(import.meta.dirname, "../../bin/lookout-mcp.js")], env, stderr: "pipe" }));
+    await mcp.connect(
+      new StdioClientTransport({ command: process.execPath, args: [resolve(import.meta.dirname, "../../bin/lookout-mcp.js")], env, stderr: "pipe" }),
+    );
     try {
       const { tools } = await mcp.listTools();
       expect(tools).toHaveLength(16);
@@ -79,7 +81,16 @@ describe("with npm start running", () => {
         const result = await call(tool.name, args[tool.name] ?? {});
         outcomes[tool.name] = result.isError ? JSON.parse((result.content as Array<{ text: string }>)[0]!.text).status : 200;
       }
-      expect(outcomes).toMatchObject({ preflight: 200, "preflight-trial": 200, "catalog-decoys": 200, "delist-feed": 200, "credits-status": 200, watch: 400, "watch-status": 404, "verified-status": 404 });
+      expect(outcomes).toMatchObject({
+        preflight: 200,
+        "preflight-trial": 200,
+        "catalog-decoys": 200,
+        "delist-feed": 200,
+        "credits-status": 200,
+        watch: 400,
+        "watch-status": 404,
+        "verified-status": 404,
+      });
       expect(Object.keys(outcomes).sort()).toEqual(tools.map((t) => t.name).sort());
       for (const [name, status] of Object.entries(outcomes)) expect([200, 400, 404, 422], name).toContain(status);
     } finally {

@@ -34,7 +34,11 @@ let receiver: { server: Server; url: string; deliveries: Array<{ watchId: string
 const procs: Record<string, SpawnedService> = {};
 const api: string[] = [];
 
-const post = (payload: unknown, headers: Record<string, string> = {}) => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(payload) });
+const post = (payload: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(payload),
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startReceiver() {
@@ -129,7 +133,9 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     expect(bought.status).toBe(200);
     const { creditId, balance } = (await bought.json()) as { creditId: string; balance: number };
     const url = fleet.endpoints.find((e) => e.kind === "healthy")!.url;
-    const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => fetch(`${api[i % 2]}/api/v1/preflight`, post({ url }, { "x-credit-id": creditId })).then((r) => r.status)));
+    const calls = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => fetch(`${api[i % 2]}/api/v1/preflight`, post({ url }, { "x-credit-id": creditId })).then((r) => r.status)),
+    );
     expect(calls.every((s) => s === 200)).toBe(true);
     const status = (await (await fetch(`${api[1]}/api/v1/credits/${creditId}`)).json()) as { balance: number };
     expect(status.balance).toBe(balance - 40);
@@ -139,7 +145,10 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     const decoy = fleet.endpoints.find((e) => e.kind === "decoy")!.url;
     const watchIds: string[] = [];
     for (const i of [0, 1]) {
-      const res = await x402PayingFetch(anvilAccount(2 + i).privateKey)(`${api[i]}/api/v1/watch`, post({ url: decoy, webhookUrl: receiver.url, signals: ["decoy_price_extreme"] }));
+      const res = await x402PayingFetch(anvilAccount(2 + i).privateKey)(
+        `${api[i]}/api/v1/watch`,
+        post({ url: decoy, webhookUrl: receiver.url, signals: ["decoy_price_extreme"] }),
+      );
       expect(res.status).toBe(200);
       watchIds.push(((await res.json()) as { watchId: string }).watchId);
     }
@@ -151,60 +160,77 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     }
   }, 90_000);
 
-  it("takes over a killed prober's leased work within one interval", async () => {
-    expect(endpointLeaseMs(INTERVAL_MS)).toBe(INTERVAL_MS);
-    // Wait until prober1 holds leases (the demo's slow endpoints keep them for 2.5 s), then kill it.
-    const pid = procs.prober1!.child.pid!;
-    const deadline = Date.now() + 2 * INTERVAL_MS;
-    while (Date.now() < deadline) {
-      const held = await db.db.selectFrom("listings").select(["id", "lease_owner"]).where("lease_owner", "is not", null).execute();
-      const mine = held.filter((r) => ownerPid(r.lease_owner!) === pid);
-      if (mine.length > 0) {
-        procs.prober1!.child.kill("SIGKILL");
-        killedAt = Date.now();
-        victimPid = pid;
-        victimListings = mine.map((r) => Number(r.id));
-        break;
+  it(
+    "takes over a killed prober's leased work within one interval",
+    async () => {
+      expect(endpointLeaseMs(INTERVAL_MS)).toBe(INTERVAL_MS);
+      // Wait until prober1 holds leases (the demo's slow endpoints keep them for 2.5 s), then kill it.
+      const pid = procs.prober1!.child.pid!;
+      const deadline = Date.now() + 2 * INTERVAL_MS;
+      while (Date.now() < deadline) {
+        const held = await db.db.selectFrom("listings").select(["id", "lease_owner"]).where("lease_owner", "is not", null).execute();
+        const mine = held.filter((r) => ownerPid(r.lease_owner!) === pid);
+        if (mine.length > 0) {
+          procs.prober1!.child.kill("SIGKILL");
+          killedAt = Date.now();
+          victimPid = pid;
+          victimListings = mine.map((r) => Number(r.id));
+          break;
+        }
+        await sleep(50);
       }
-      await sleep(50);
-    }
-    expect(victimPid).toBe(pid);
-    // Every victim is probed again once its lease (one interval) has run out: by then plus the
-    // slack, with as much again for a loaded machine.
-    const reprobed = async () =>
-      new Set((await db.db.selectFrom("probes").select("listing_id").where("listing_id", "in", victimListings).where("probed_at", ">", new Date(killedAt)).execute()).map((r) => Number(r.listing_id)));
-    const until = killedAt + INTERVAL_MS + 2 * SLACK_MS;
-    while (Date.now() < until && (await reprobed()).size < victimListings.length) await sleep(500);
-    expect(await reprobed()).toEqual(new Set(victimListings));
-  }, 3 * INTERVAL_MS);
+      expect(victimPid).toBe(pid);
+      // Every victim is probed again once its lease (one interval) has run out: by then plus the
+      // slack, with as much again for a loaded machine.
+      const reprobed = async () =>
+        new Set(
+          (
+            await db.db
+              .selectFrom("probes")
+              .select("listing_id")
+              .where("listing_id", "in", victimListings)
+              .where("probed_at", ">", new Date(killedAt))
+              .execute()
+          ).map((r) => Number(r.listing_id)),
+        );
+      const until = killedAt + INTERVAL_MS + 2 * SLACK_MS;
+      while (Date.now() < until && (await reprobed()).size < victimListings.length) await sleep(500);
+      expect(await reprobed()).toEqual(new Set(victimListings));
+    },
+    3 * INTERVAL_MS,
+  );
 
-  it("probes every endpoint once per interval: none twice, none missed", async () => {
-    const left = RUN_MS - (Date.now() - started);
-    if (left > 0) await sleep(left);
-    const listings = await db.db.selectFrom("listings").select("id").where("is_active", "=", true).execute();
-    expect(listings.length).toBe(fleet.endpoints.length);
-    const probes = await db.db.selectFrom("probes").select(["listing_id", "probed_at"]).orderBy("listing_id").orderBy("probed_at").execute();
-    const byListing = new Map<number, number[]>();
-    for (const p of probes) byListing.set(Number(p.listing_id), [...(byListing.get(Number(p.listing_id)) ?? []), p.probed_at.getTime()]);
-    const problems: string[] = [];
-    const end = Date.now();
-    for (const { id } of listings) {
-      const times = byListing.get(Number(id)) ?? [];
-      const victim = victimListings.includes(Number(id));
-      // Never probed, or overdue at the end: the next slot after a first sight is up to one and a
-      // half intervals away (a listing the demo catalog adds late may have only that one probe).
-      const due = (times.length < 2 ? 1.5 : victim ? 2.5 : 1) * INTERVAL_MS + SLACK_MS;
-      if (times.length === 0) problems.push(`listing ${id}: never probed in ${RUN_MS / 1000} s`);
-      else if (end - times.at(-1)! > due) problems.push(`listing ${id}: not probed for ${end - times.at(-1)!} ms at the end`);
-      // The first gap joins the listing's phase (half to one and a half intervals); a listing
-      // whose lease died with prober1 waits for the lease to end, one more interval, once.
-      times.slice(1).forEach((t, i) => {
-        const gap = t - times[i]!;
-        const max = (victim ? 2.5 : 1.5) * INTERVAL_MS + SLACK_MS;
-        if (gap < INTERVAL_MS / 2 - SLACK_MS) problems.push(`listing ${id}: probed twice ${gap} ms apart`);
-        if (gap > max) problems.push(`listing ${id}: ${gap} ms between probes (missed a cycle)`);
-      });
-    }
-    expect(problems).toEqual([]);
-  }, RUN_MS + 30_000);
+  it(
+    "probes every endpoint once per interval: none twice, none missed",
+    async () => {
+      const left = RUN_MS - (Date.now() - started);
+      if (left > 0) await sleep(left);
+      const listings = await db.db.selectFrom("listings").select("id").where("is_active", "=", true).execute();
+      expect(listings.length).toBe(fleet.endpoints.length);
+      const probes = await db.db.selectFrom("probes").select(["listing_id", "probed_at"]).orderBy("listing_id").orderBy("probed_at").execute();
+      const byListing = new Map<number, number[]>();
+      for (const p of probes) byListing.set(Number(p.listing_id), [...(byListing.get(Number(p.listing_id)) ?? []), p.probed_at.getTime()]);
+      const problems: string[] = [];
+      const end = Date.now();
+      for (const { id } of listings) {
+        const times = byListing.get(Number(id)) ?? [];
+        const victim = victimListings.includes(Number(id));
+        // Never probed, or overdue at the end: the next slot after a first sight is up to one and a
+        // half intervals away (a listing the demo catalog adds late may have only that one probe).
+        const due = (times.length < 2 ? 1.5 : victim ? 2.5 : 1) * INTERVAL_MS + SLACK_MS;
+        if (times.length === 0) problems.push(`listing ${id}: never probed in ${RUN_MS / 1000} s`);
+        else if (end - times.at(-1)! > due) problems.push(`listing ${id}: not probed for ${end - times.at(-1)!} ms at the end`);
+        // The first gap joins the listing's phase (half to one and a half intervals); a listing
+        // whose lease died with prober1 waits for the lease to end, one more interval, once.
+        times.slice(1).forEach((t, i) => {
+          const gap = t - times[i]!;
+          const max = (victim ? 2.5 : 1.5) * INTERVAL_MS + SLACK_MS;
+          if (gap < INTERVAL_MS / 2 - SLACK_MS) problems.push(`listing ${id}: probed twice ${gap} ms apart`);
+          if (gap > max) problems.push(`listing ${id}: ${gap} ms between probes (missed a cycle)`);
+        });
+      }
+      expect(problems).toEqual([]);
+    },
+    RUN_MS + 30_000,
+  );
 });

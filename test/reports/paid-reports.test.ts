@@ -7,7 +7,11 @@ import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 let svc: PaidService;
 const json = { "content-type": "application/json" };
-const post = (path: string, payload: unknown, headers: Record<string, string> = {}) => ({ method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(payload) });
+const post = (path: string, payload: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { ...json, ...headers },
+  body: JSON.stringify(payload),
+});
 
 beforeAll(async () => {
   svc = await startPaidService({ routes: productRoutes });
@@ -15,9 +19,17 @@ beforeAll(async () => {
   svc.ctx.clock.set(new Date());
   const ctx = svc.ctx;
   const healthy = await seedListing(ctx, { url: "https://weather.example/v1/forecast", service: "Skycast", provider: "0xaaa", price: "0.002" });
-  await seedProbes(ctx, healthy, series(7 * DAY, 10 * MINUTE, (i) => ({ latency: 100 + (i % 10) * 10, status: i % 50 === 0 ? 500 : 402, healthy: i % 50 !== 0 })));
+  await seedProbes(
+    ctx,
+    healthy,
+    series(7 * DAY, 10 * MINUTE, (i) => ({ latency: 100 + (i % 10) * 10, status: i % 50 === 0 ? 500 : 402, healthy: i % 50 !== 0 })),
+  );
   const flaky = await seedListing(ctx, { url: "https://flaky.example/v1/x", service: "Flaky", provider: "0xbbb", price: "0.001" });
-  await seedProbes(ctx, flaky, series(7 * DAY, HOUR, (i) => ({ healthy: i % 3 === 0, status: i % 3 === 0 ? 402 : 502, latency: 6000 })));
+  await seedProbes(
+    ctx,
+    flaky,
+    series(7 * DAY, HOUR, (i) => ({ healthy: i % 3 === 0, status: i % 3 === 0 ? 402 : 502, latency: 6000 })),
+  );
   await recompute(ctx);
 });
 afterAll(() => svc?.close());
@@ -72,7 +84,9 @@ describe("paid reports through a real x402 client", () => {
   it("preflight paid from a credit bundle, 20 concurrent calls spend exactly 20", async () => {
     const credit = await body(await svc.payingFetch(3)(`${svc.url}/api/v1/credits`, post("/", {})));
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => fetch(`${svc.url}/api/v1/preflight`, post("/", { url: "https://weather.example/v1/forecast" }, { "x-credit-id": credit.creditId }))),
+      Array.from({ length: 20 }, () =>
+        fetch(`${svc.url}/api/v1/preflight`, post("/", { url: "https://weather.example/v1/forecast" }, { "x-credit-id": credit.creditId })),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const balances = results.map((r) => Number(r.headers.get("x-credit-balance"))).sort((a, b) => a - b);

@@ -15,14 +15,32 @@ let target: Server;
 let targetUrl: string;
 
 const trial = (url: string, ip = "203.0.113.7") =>
-  app.request("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify({ url }) });
+  app.request("/api/v1/preflight-trial", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify({ url }),
+  });
 
 beforeAll(async () => {
   ctx = await createTestContext({ TRUST_PROXY: "true" });
   app = createApp({ ctx, routes: productRoutes, validateResponses: true });
   // An uncatalogued x402 endpoint asking 2000 USDC: the live probe must catch it.
   target = createServer((_req, res) => {
-    const challenge = { x402Version: 2, resource: { url: "x" }, accepts: [{ scheme: "exact", network: "eip155:84532", asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", amount: "2000000000", payTo: "0x0000000000000000000000000000000000000001", maxTimeoutSeconds: 300, extra: {} }] };
+    const challenge = {
+      x402Version: 2,
+      resource: { url: "x" },
+      accepts: [
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+          amount: "2000000000",
+          payTo: "0x0000000000000000000000000000000000000001",
+          maxTimeoutSeconds: 300,
+          extra: {},
+        },
+      ],
+    };
     res.writeHead(402, { "payment-required": encodePaymentRequiredHeader(challenge as never), "content-type": "application/json" });
     res.end("{}");
   });
@@ -30,11 +48,23 @@ beforeAll(async () => {
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/alpha`;
 
   const healthy = await seedListing(ctx, { url: "https://weather.example/v1/forecast", service: "Skycast", provider: "0xaaa", price: "0.002" });
-  await seedProbes(ctx, healthy, series(HOUR, 10 * MINUTE, () => ({ latency: 120, price: "0.002" })));
+  await seedProbes(
+    ctx,
+    healthy,
+    series(HOUR, 10 * MINUTE, () => ({ latency: 120, price: "0.002" })),
+  );
   const dead = await seedListing(ctx, { url: "https://dead.example/v1/x", service: "Gone", price: "0.001" });
-  await seedProbes(ctx, dead, series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })));
+  await seedProbes(
+    ctx,
+    dead,
+    series(30 * MINUTE, 9 * MINUTE, () => ({ healthy: false, status: 503 })),
+  );
   const decoy = await seedListing(ctx, { url: "https://premium.example/alpha", service: "Premium", price: "2500" });
-  await seedProbes(ctx, decoy, series(HOUR, 10 * MINUTE, () => ({ price: "2500" })));
+  await seedProbes(
+    ctx,
+    decoy,
+    series(HOUR, 10 * MINUTE, () => ({ price: "2500" })),
+  );
   await seedListing(ctx, { url: "https://fresh.example/new", service: "Fresh", price: "0.01" });
   await recompute(ctx);
 });
@@ -49,7 +79,17 @@ describe("preflight verdicts", () => {
     expect(res.status).toBe(200);
     const r = await body(res);
     expect(r).toMatchObject({ ok: true, warnings: [], risk_score: 0, confidence: 1, recommended_action: "pay" });
-    expect(r.metadata).toMatchObject({ url: "https://weather.example/v1/forecast", service: "Skycast", price_usdc: "0.002", currency: "USDC", uptime_1h_pct: 100, avg_latency_ms: 120, is_active: true, wildcard_402_detected: false, effective_count_basis: null });
+    expect(r.metadata).toMatchObject({
+      url: "https://weather.example/v1/forecast",
+      service: "Skycast",
+      price_usdc: "0.002",
+      currency: "USDC",
+      uptime_1h_pct: 100,
+      avg_latency_ms: 120,
+      is_active: true,
+      wildcard_402_detected: false,
+      effective_count_basis: null,
+    });
     expect(r.evidence).toMatchObject({ probes_1h: 6, healthy_1h: 6, errors_30m: 0, price_amount_usdc: "0.002", proxy_markup: { detected: false } });
     expect(r.attribution.product).toBe("Preflight Trial by x402 Lookout");
   });
@@ -112,7 +152,9 @@ describe("trial limits and cache", () => {
 
   it("never lets concurrent calls overshoot a limit", async () => {
     ctx.clock.set("2026-11-26T10:00:00.000Z");
-    const statuses = await Promise.all(Array.from({ length: 25 }, () => Promise.resolve(trial("https://fresh.example/new", "198.51.100.77")).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, () => Promise.resolve(trial("https://fresh.example/new", "198.51.100.77")).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });

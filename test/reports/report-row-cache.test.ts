@@ -134,7 +134,11 @@ describe(`report rows cached per process, on ${testDatabaseUrl ? "PostgreSQL" : 
   beforeAll(async () => {
     ctx = await createTestContext();
     idA = await seedListing(ctx, { url: URL_A, service: "Skycast", provider: "0xaaa", price: "0.002" });
-    await seedProbes(ctx, idA, series(HOUR, 10 * MINUTE, () => ({ latency: 120, price: "0.002" })));
+    await seedProbes(
+      ctx,
+      idA,
+      series(HOUR, 10 * MINUTE, () => ({ latency: 120, price: "0.002" })),
+    );
     await seedListing(ctx, { url: URL_B, service: "Skycast", provider: "0xaaa", price: "0.002" });
     await recompute(ctx);
     await find().cache.ready;
@@ -162,8 +166,12 @@ describe(`report rows cached per process, on ${testDatabaseUrl ? "PostgreSQL" : 
 
   it("a host check drops every listing on the host; a lease or a verdict column drops nothing", async () => {
     await sql`insert into host_checks (host) values ('weather.example') on conflict do nothing`.execute(ctx.db.db);
-    expect((await dropped(() => sql`update host_checks set lease_owner = 'p1', next_check_at = now() where host = 'weather.example'`.execute(ctx.db.db))).kept).toBe(2);
-    expect((await dropped(() => sql`update signal_snapshots set risk_score = 0.5, computed_at = now() where listing_id = ${idA}`.execute(ctx.db.db))).kept).toBe(2);
+    expect(
+      (await dropped(() => sql`update host_checks set lease_owner = 'p1', next_check_at = now() where host = 'weather.example'`.execute(ctx.db.db))).kept,
+    ).toBe(2);
+    expect(
+      (await dropped(() => sql`update signal_snapshots set risk_score = 0.5, computed_at = now() where listing_id = ${idA}`.execute(ctx.db.db))).kept,
+    ).toBe(2);
     expect((await dropped(() => sql`update listings set next_probe_at = now(), last_seen_at = now() where id = ${idA}`.execute(ctx.db.db))).kept).toBe(2);
     const r = await dropped(() => sql`update host_checks set wildcard_402_detected = true where host = 'weather.example'`.execute(ctx.db.db));
     expect(r.kept).toBe(0);
@@ -216,7 +224,9 @@ describe(`report rows cached per process, on ${testDatabaseUrl ? "PostgreSQL" : 
     const database = new URL(url).pathname.slice(1);
     await rowOf(URL_A);
     expect(find().cache.size).toBeGreaterThan(0);
-    const killed = await admin(url, "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-lookout-listen' and datname = $1", [database]);
+    const killed = await admin(url, "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'x402-lookout-listen' and datname = $1", [
+      database,
+    ]);
     expect(killed.length).toBe(1);
     await expect.poll(() => find().cache.size, { timeout: 5_000, interval: 20 }).toBe(0);
     // Reconnected, it keeps rows again.

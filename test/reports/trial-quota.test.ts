@@ -26,7 +26,10 @@ describe("trial calls coalesced per event-loop turn", () => {
     results.map((r) => (r.status === "fulfilled" ? "ok" : r.reason instanceof TrialLimitExceeded ? r.reason.scope : String(r.reason)));
   const counts = async (scope: "ip" | "host") =>
     Object.fromEntries(
-      (await db.db.selectFrom("trial_counters").select(["key", "count"]).where("scope", "=", scope).where("count", ">", 0).execute()).map((r) => [r.key, r.count]),
+      (await db.db.selectFrom("trial_counters").select(["key", "count"]).where("scope", "=", scope).where("count", ">", 0).execute()).map((r) => [
+        r.key,
+        r.count,
+      ]),
     );
 
   it("grants an IP's first ten calls of a turn and never counts the refused ones against their hosts", async () => {
@@ -52,7 +55,12 @@ describe("trial calls coalesced per event-loop turn", () => {
     const byIp = outcomes(await Promise.allSettled(ipCalls.map((c) => consume(c, NOON))));
     expect(byIp.filter((o) => o === "ok")).toHaveLength(TRIAL.perIpPerDay);
     expect(byIp.filter((o) => o === "ip")).toHaveLength(15 - TRIAL.perIpPerDay);
-    expect(Object.keys(await counts("host")).sort()).toEqual(ipCalls.filter((_, i) => byIp[i] === "ok").map((c) => c.host).sort());
+    expect(Object.keys(await counts("host")).sort()).toEqual(
+      ipCalls
+        .filter((_, i) => byIp[i] === "ok")
+        .map((c) => c.host)
+        .sort(),
+    );
     // One host, sixty IPs: several statements; exactly fifty pass, and every IP is counted once.
     const byHost = outcomes(await Promise.allSettled(Array.from({ length: 60 }, (_, i) => consume(call(`198.51.100.${i}`, "crowded.example"), NOON))));
     expect(byHost.filter((o) => o === "ok")).toHaveLength(TRIAL.perHostPerDay);
@@ -103,7 +111,11 @@ describe("trial calls coalesced per event-loop turn", () => {
     const consume = createTrialQuota(db);
     const store = createTrialCacheStore(db);
     const report = (n: number) => ({ ok: true, n }) as never;
-    await Promise.all([store("https://c.example/x", report(1), NOON), store("https://d.example/x", report(2), NOON), store("https://c.example/x", report(3), NOON)]);
+    await Promise.all([
+      store("https://c.example/x", report(1), NOON),
+      store("https://d.example/x", report(2), NOON),
+      store("https://c.example/x", report(3), NOON),
+    ]);
     expect(await consume(call("192.0.2.50", "c.example"), NOON)).toEqual({ ok: true, n: 3 });
     expect(await consume(call("192.0.2.50", "d.example"), NOON)).toEqual({ ok: true, n: 2 });
     expect(await consume(call("192.0.2.50", "c.example"), new Date(NOON.getTime() + TRIAL.cacheSeconds * 1000))).toBeUndefined();

@@ -45,7 +45,11 @@ describe("signal engine thresholds", () => {
     ["suspicious_high_price", { priceUsdc: 10 }, { priceUsdc: 9.999999 }],
     ["slow", { avgLatency1hMs: 2000 }, { avgLatency1hMs: 1999 }],
     ["new_provider", { serviceSince: ago(DAY - 1) }, { serviceSince: ago(DAY) }],
-    ["never_paid_zombie", { listedSince: ago(30 * DAY), l30dCalls: 0, lastCalledAt: null }, { listedSince: ago(30 * DAY - 1), l30dCalls: 0, lastCalledAt: null }],
+    [
+      "never_paid_zombie",
+      { listedSince: ago(30 * DAY), l30dCalls: 0, lastCalledAt: null },
+      { listedSince: ago(30 * DAY - 1), l30dCalls: 0, lastCalledAt: null },
+    ],
     ["proxy_markup", { priceUsdc: 0.03, markupReferenceUsdc: 0.01 }, { priceUsdc: 0.0299, markupReferenceUsdc: 0.01 }],
     ["wildcard_402", { wildcard402: true }, { wildcard402: false }],
     ["spa_fallback", { spaFallback: true }, { spaFallback: false }],

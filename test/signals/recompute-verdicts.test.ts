@@ -37,7 +37,11 @@ describe("recomputeVerdicts", () => {
     await seedProbes(ctx, lone, series(30 * MIN, 5 * MIN));
     await recomputeSnapshots(ctx);
     await recomputeVerdicts(ctx.db, ctx.clock.now());
-    await seedProbes(ctx, lone, series(4 * MIN, MIN, () => ({ healthy: false })).map((p) => ({ ...p, ago: p.ago - 900 })));
+    await seedProbes(
+      ctx,
+      lone,
+      series(4 * MIN, MIN, () => ({ healthy: false })).map((p) => ({ ...p, ago: p.ago - 900 })),
+    );
     await recomputeSnapshots(ctx);
     const after = await recomputeVerdicts(ctx.db, ctx.clock.now());
     expect(after.written).toBe(1);

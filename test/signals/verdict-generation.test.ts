@@ -64,7 +64,9 @@ describe("currentGeneration", () => {
   // A write behind the process's back cannot happen on PGlite (its data folder is locked to one
   // process); here it shows whether a read went to the database.
   const writeBehindTheBack = (generation: number) =>
-    sql`update app_state set value = jsonb_build_object('generation', ${generation}::int, 'computedAt', null::text) where key = 'verdict_generation'`.execute(ctx.db.db);
+    sql`update app_state set value = jsonb_build_object('generation', ${generation}::int, 'computedAt', null::text) where key = 'verdict_generation'`.execute(
+      ctx.db.db,
+    );
 
   it.skipIf(testDatabaseUrl)("on PGlite, reads once and then follows the process's own bumps", async () => {
     const read = ctx.db.generation.current;
@@ -82,4 +84,3 @@ describe("currentGeneration", () => {
     expect((await read()).generation).toBe(first + 100);
   });
 });
-

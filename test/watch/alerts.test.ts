@@ -62,9 +62,17 @@ describe("alerts of a paid watch", () => {
 
     const s = await statusOf(w);
     expect(s).toMatchObject({ state: "active", alertsRemaining: 96 });
-    expect(s.signalStates.map((x: { signal: string; state: string }) => `${x.signal}:${x.state}`)).toEqual(["dead:cleared", "zombie:cleared", "decoy_price_extreme:cleared"]);
+    expect(s.signalStates.map((x: { signal: string; state: string }) => `${x.signal}:${x.state}`)).toEqual([
+      "dead:cleared",
+      "zombie:cleared",
+      "decoy_price_extreme:cleared",
+    ]);
     expect(s.deliveries).toHaveLength(4);
-    expect(s.deliveries.every((d: { status: string; attempts: number; lastResponseCode: number }) => d.status === "delivered" && d.attempts === 1 && d.lastResponseCode === 204)).toBe(true);
+    expect(
+      s.deliveries.every(
+        (d: { status: string; attempts: number; lastResponseCode: number }) => d.status === "delivered" && d.attempts === 1 && d.lastResponseCode === 204,
+      ),
+    ).toBe(true);
     expect(new Set(s.deliveries.map((d: { webhookId: string }) => d.webhookId))).toEqual(new Set(rx.on("/flap").map((r) => r.id)));
   });
 
@@ -121,7 +129,9 @@ describe("alerts of a paid watch", () => {
     await alerter.runNow();
     const s = await statusOf(w);
     expect(s.state).toBe("expired");
-    expect(s.deliveries).toEqual([expect.objectContaining({ state: "fired", status: "failed", attempts: 1, lastResponseCode: 500, lastError: "cancelled: the watch expired" })]);
+    expect(s.deliveries).toEqual([
+      expect.objectContaining({ state: "fired", status: "failed", attempts: 1, lastResponseCode: 500, lastError: "cancelled: the watch expired" }),
+    ]);
     expect(rx.on("/expiry")).toHaveLength(1);
   });
 

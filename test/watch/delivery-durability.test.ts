@@ -97,10 +97,17 @@ describe("the SSRF guard at every connect", () => {
       await guarded.runNow();
       await goDown(strict, l.id);
       expect(await guarded.runNow()).toMatchObject({ attempted: 1, retrying: 1 });
-      expect((await deliveriesOf(strict, w.watchId))[0]).toMatchObject({ last_response_code: null, last_error: "ssrf_blocked: the webhook host is not a public address" });
+      expect((await deliveriesOf(strict, w.watchId))[0]).toMatchObject({
+        last_response_code: null,
+        last_error: "ssrf_blocked: the webhook host is not a public address",
+      });
 
       // A row that bypassed the subscription check (a literal loopback address) is refused too.
-      await strict.db.db.updateTable("watches").set({ webhook_url: `https://127.0.0.1:${port}/rebind` }).where("id", "=", w.watchId).execute();
+      await strict.db.db
+        .updateTable("watches")
+        .set({ webhook_url: `https://127.0.0.1:${port}/rebind` })
+        .where("id", "=", w.watchId)
+        .execute();
       strict.clock.advance(RETRY_DELAYS_MS[0]!);
       expect(await guarded.runNow()).toMatchObject({ attempted: 1, retrying: 1 });
       expect((await deliveriesOf(strict, w.watchId))[0]!.last_error).toMatch(/^ssrf_blocked/);

@@ -94,4 +94,3 @@ describe("retries", () => {
     expect([count("retrying"), count("failed")]).toEqual([MAX_ATTEMPTS - 1, 1]);
   });
 });
-

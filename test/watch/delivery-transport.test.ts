@@ -32,6 +32,11 @@ describe("transport", () => {
     expect(took).toBeGreaterThanOrEqual(4_900);
     expect(took).toBeLessThan(8_000);
     expect(h.rx.on("/fast")[0]!.at - started).toBeLessThan(2_000);
-    expect((await deliveriesOf(h.ctx, slow.watchId))[0]).toMatchObject({ status: "pending", attempts: 1, last_response_code: null, last_error: expect.stringMatching(/^timeout/) });
+    expect((await deliveriesOf(h.ctx, slow.watchId))[0]).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      last_response_code: null,
+      last_error: expect.stringMatching(/^timeout/),
+    });
   });
 });

@@ -13,7 +13,17 @@ const CHALLENGE = encodePaymentRequiredHeader({
   x402Version: 2,
   error: "Payment required",
   resource: { url: "http://tickerwire.test/prices/funding-rates", description: "funding rates", mimeType: "application/json" },
-  accepts: [{ scheme: "exact", network: "eip155:84532", amount: "1000", asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", payTo: `0x${"1".repeat(40)}`, maxTimeoutSeconds: 300, extra: {} }],
+  accepts: [
+    {
+      scheme: "exact",
+      network: "eip155:84532",
+      amount: "1000",
+      asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+      payTo: `0x${"1".repeat(40)}`,
+      maxTimeoutSeconds: 300,
+      extra: {},
+    },
+  ],
 });
 
 it("a flapping x402 endpoint, probed by the real prober, gives signed fired and cleared alerts", async () => {

@@ -65,8 +65,23 @@ describe("POST /api/v1/watch", () => {
       [{ url: WATCHED, webhookUrl: "hooks.example.com/h" }, /must be an absolute https URL/],
     ];
     const privateLiterals = [
-      "10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254", "2852039166", "0xa9.0xfe.0xa9.0xfe", "0.0.0.0", "224.0.0.1",
-      "[fd00:ec2::254]", "[fc00::1]", "[fe80::1]", "[ff02::1]", "[::]", "[::ffff:10.0.0.1]", "[::ffff:169.254.169.254]", "[64:ff9b:1::a00:1]",
+      "10.0.0.1",
+      "172.16.0.1",
+      "192.168.1.1",
+      "100.64.0.1",
+      "169.254.169.254",
+      "2852039166",
+      "0xa9.0xfe.0xa9.0xfe",
+      "0.0.0.0",
+      "224.0.0.1",
+      "[fd00:ec2::254]",
+      "[fc00::1]",
+      "[fe80::1]",
+      "[ff02::1]",
+      "[::]",
+      "[::ffff:10.0.0.1]",
+      "[::ffff:169.254.169.254]",
+      "[64:ff9b:1::a00:1]",
     ];
     for (const host of privateLiterals) cases.push([{ url: WATCHED, webhookUrl: `https://${host}/h` }, /^webhookUrl: must not point at a private/]);
     for (const [payload, message] of cases) {

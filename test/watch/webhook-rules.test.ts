@@ -11,7 +11,10 @@ const demo = { allowPrivate: true };
 const resolves =
   (...addresses: string[]): LookupFunction =>
   (_h, _o, cb) =>
-    cb(null, addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+    cb(
+      null,
+      addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+    );
 const fails =
   (code: string): LookupFunction =>
   (_h, _o, cb) =>
@@ -22,17 +25,42 @@ describe("webhookUrlProblem", () => {
     expect(webhookUrlProblem(u, strict)).toBeUndefined();
   });
   it.each([
-    "https://127.0.0.1/", "https://2130706433/", "https://0x7f000001/", "https://0x7f.1/", "https://0177.0.0.1/", "https://127.1/", "https://[::1]/",
-    "https://[::ffff:127.0.0.1]/", "https://[::ffff:7f00:1]/", "https://10.0.0.1/", "https://169.254.169.254/", "https://2852039166/", "https://[fd00:ec2::254]/",
-    "https://[fe80::1]/", "https://[fc00::1]/", "https://224.0.0.251/", "https://[ff02::1]/", "https://0.0.0.0/", "https://[::]/", "https://[2001:db8::1]/",
-    "https://[64:ff9b:1::a00:1]/", "https://[2002:a00:1::1]/", "https://localhost/", "https://a.b.localhost/", "http://93.184.216.34/", "https://u@93.184.216.34/",
-    "https://:p@93.184.216.34/", "ws://93.184.216.34/", "not a url",
+    "https://127.0.0.1/",
+    "https://2130706433/",
+    "https://0x7f000001/",
+    "https://0x7f.1/",
+    "https://0177.0.0.1/",
+    "https://127.1/",
+    "https://[::1]/",
+    "https://[::ffff:127.0.0.1]/",
+    "https://[::ffff:7f00:1]/",
+    "https://10.0.0.1/",
+    "https://169.254.169.254/",
+    "https://2852039166/",
+    "https://[fd00:ec2::254]/",
+    "https://[fe80::1]/",
+    "https://[fc00::1]/",
+    "https://224.0.0.251/",
+    "https://[ff02::1]/",
+    "https://0.0.0.0/",
+    "https://[::]/",
+    "https://[2001:db8::1]/",
+    "https://[64:ff9b:1::a00:1]/",
+    "https://[2002:a00:1::1]/",
+    "https://localhost/",
+    "https://a.b.localhost/",
+    "http://93.184.216.34/",
+    "https://u@93.184.216.34/",
+    "https://:p@93.184.216.34/",
+    "ws://93.184.216.34/",
+    "not a url",
   ])("refuses %s", (u) => {
     expect(webhookUrlProblem(u, strict)).toBeDefined();
   });
   it("lets http and loopback through for tests and demos, nothing else", () => {
     for (const u of ["http://127.0.0.1:9/", "http://[::1]:9/", "https://localhost/", "http://2130706433/"]) expect(webhookUrlProblem(u, demo)).toBeUndefined();
-    for (const u of ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/", "http://[::ffff:10.0.0.1]/", "http://u:p@127.0.0.1/"]) expect(webhookUrlProblem(u, demo)).toBeDefined();
+    for (const u of ["http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00::1]/", "http://[::ffff:10.0.0.1]/", "http://u:p@127.0.0.1/"])
+      expect(webhookUrlProblem(u, demo)).toBeDefined();
   });
 });
 

@@ -1,8 +1,6 @@
 /** The command line of `npm run lookout -- ...`, parsed; a usage error carries its message. */
 export type Command =
-  | { kind: "help" }
-  | { kind: "probes-import"; file: string; skipBad: boolean }
-  | { kind: "probes-export"; out: string | undefined; since: Date | undefined };
+  { kind: "help" } | { kind: "probes-import"; file: string; skipBad: boolean } | { kind: "probes-export"; out: string | undefined; since: Date | undefined };
 
 export const USAGE = `usage: npm run lookout -- <command>
 

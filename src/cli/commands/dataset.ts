@@ -13,7 +13,10 @@ export const DATASET_USAGE = `  dataset build
  */
 export async function runDatasetCommand(argv: readonly string[], io: CliIo, config: ServicesConfig = loadConfig()): Promise<number> {
   if (argv.length !== 1 || argv[0] !== "build") {
-    line(io.stderr, `lookout: ${argv.length === 0 ? "dataset needs a subcommand: build" : `unknown dataset arguments '${argv.join(" ")}'`}\n\nusage: npm run lookout -- dataset build\n\n${DATASET_USAGE}`);
+    line(
+      io.stderr,
+      `lookout: ${argv.length === 0 ? "dataset needs a subcommand: build" : `unknown dataset arguments '${argv.join(" ")}'`}\n\nusage: npm run lookout -- dataset build\n\n${DATASET_USAGE}`,
+    );
     return 2;
   }
   const build = await withServices(io, (services) => services.dataset.build(), config);

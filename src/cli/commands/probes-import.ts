@@ -32,7 +32,10 @@ export async function probesImport(io: CliIo, file: string, skipBad: boolean): P
       line(io.stderr, `${report.badLines} bad line(s) of ${report.lines}: nothing imported (fix them, or pass --skip-bad to import the good lines)`);
       return 1;
     }
-    line(io.stdout, `imported ${report.imported} probe(s) from ${report.lines} line(s); ${report.alreadyPresent} already present; ${report.badLines} bad line(s) skipped`);
+    line(
+      io.stdout,
+      `imported ${report.imported} probe(s) from ${report.lines} line(s); ${report.alreadyPresent} already present; ${report.badLines} bad line(s) skipped`,
+    );
     return report.badLines > 0 ? 1 : 0;
   });
 }

@@ -23,7 +23,9 @@ export class ProgressBar {
     this.lastDraw = now;
     const ratio = this.totalBytes > 0 ? Math.min(1, bytes / this.totalBytes) : 1;
     const filled = Math.round(ratio * WIDTH);
-    this.out.write(`\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}%  ${lines.toLocaleString("en-US")} lines`);
+    this.out.write(
+      `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}%  ${lines.toLocaleString("en-US")} lines`,
+    );
     this.drawn = true;
   }
 

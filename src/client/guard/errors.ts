@@ -12,7 +12,9 @@ export class PreflightBlockedError extends Error {
     /** Healthy substitutes, when the guard was asked to fetch them and some exist. */
     readonly alternatives?: AlternativesAnswer,
   ) {
-    super(`payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.warnings.length ? ` (warnings: ${report.warnings.join(", ")})` : ""}`);
+    super(
+      `payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.warnings.length ? ` (warnings: ${report.warnings.join(", ")})` : ""}`,
+    );
     this.name = "PreflightBlockedError";
   }
 }

@@ -16,7 +16,12 @@ export const AlternativesBody = z
       .refine((s) => s.trim().length > 0, "taskClass must not be blank")
       .optional()
       .describe("what the call does (matched against categories and tags, case-insensitive); fallback key when url is unknown, or alone"),
-    limit: z.number({ error: "limit must be an integer from 1 to 10" }).int("limit must be an integer from 1 to 10").min(1, "limit must be at least 1").max(10, "limit must be at most 10").default(5),
+    limit: z
+      .number({ error: "limit must be an integer from 1 to 10" })
+      .int("limit must be an integer from 1 to 10")
+      .min(1, "limit must be at least 1")
+      .max(10, "limit must be at most 10")
+      .default(5),
   })
   .refine((b) => b.url !== undefined || b.taskClass !== undefined, { message: "at least one of url or taskClass is required" });
 
@@ -142,6 +147,16 @@ export const WhatsNewSchema = z
   .openapi("WhatsNew");
 
 export const WhatsNewBody = z.object({
-  since: z.string({ error: "since must be an ISO 8601 date-time string" }).datetime({ offset: true, error: "since must be an ISO 8601 date-time such as 2026-11-20T12:00:00Z" }).optional().describe("default: now minus 24 hours; at most 30 days back; not in the future"),
-  limit: z.number({ error: "limit must be an integer from 1 to 500" }).int("limit must be an integer from 1 to 500").min(1, "limit must be at least 1").max(500, "limit must be at most 500").default(WHATS_NEW_LIMIT.default).describe("cap applied to each list separately"),
+  since: z
+    .string({ error: "since must be an ISO 8601 date-time string" })
+    .datetime({ offset: true, error: "since must be an ISO 8601 date-time such as 2026-11-20T12:00:00Z" })
+    .optional()
+    .describe("default: now minus 24 hours; at most 30 days back; not in the future"),
+  limit: z
+    .number({ error: "limit must be an integer from 1 to 500" })
+    .int("limit must be an integer from 1 to 500")
+    .min(1, "limit must be at least 1")
+    .max(500, "limit must be at most 500")
+    .default(WHATS_NEW_LIMIT.default)
+    .describe("cap applied to each list separately"),
 });

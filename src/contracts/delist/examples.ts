@@ -1,4 +1,10 @@
-const RECOVERED = { url: "https://weather.example/v1/hourly", method: "GET", was_reasons: ["dead", "dead_7d"], flagged_until: "2026-11-19T00:00:00.000Z", uptime_48h_pct: 98 };
+const RECOVERED = {
+  url: "https://weather.example/v1/hourly",
+  method: "GET",
+  was_reasons: ["dead", "dead_7d"],
+  flagged_until: "2026-11-19T00:00:00.000Z",
+  uptime_48h_pct: 98,
+};
 
 export const SNAPSHOT_EXAMPLE = {
   generated_at: "2026-11-20T12:00:00.000Z",
@@ -14,8 +20,28 @@ export const SNAPSHOT_EXAMPLE = {
   truncated: false,
   limit: 2000,
   should_delist: [
-    { url: "https://premium-signals.example/api/alpha", method: "POST", reasons: ["decoy_price_extreme"], first_flagged_at: "2026-11-14T08:10:00.000Z", confidence: "high" as const, flagged_days_consecutive: 7, uptime_7d_pct: 100, cdp_listed: true, cdp_l30d_calls: 0 },
-    { url: "https://weather.example/v1/history", method: "GET", reasons: ["ghost_listing"], first_flagged_at: "2026-11-20T06:00:00.000Z", confidence: "low" as const, flagged_days_consecutive: 1, uptime_7d_pct: 99, cdp_listed: true, cdp_l30d_calls: 0 },
+    {
+      url: "https://premium-signals.example/api/alpha",
+      method: "POST",
+      reasons: ["decoy_price_extreme"],
+      first_flagged_at: "2026-11-14T08:10:00.000Z",
+      confidence: "high" as const,
+      flagged_days_consecutive: 7,
+      uptime_7d_pct: 100,
+      cdp_listed: true,
+      cdp_l30d_calls: 0,
+    },
+    {
+      url: "https://weather.example/v1/history",
+      method: "GET",
+      reasons: ["ghost_listing"],
+      first_flagged_at: "2026-11-20T06:00:00.000Z",
+      confidence: "low" as const,
+      flagged_days_consecutive: 1,
+      uptime_7d_pct: 99,
+      cdp_listed: true,
+      cdp_l30d_calls: 0,
+    },
   ],
   recovered: [RECOVERED],
 };
@@ -28,6 +54,14 @@ export const DIFF_EXAMPLE = {
   counts: { should_delist: 1, newly_flagged: 1, recovered: 1, ghost_listings: 1 },
   truncated: false,
   limit: 2000,
-  should_delist: [{ url: "https://weather.example/v1/history", method: "GET", reasons: ["ghost_listing"], first_flagged_at: "2026-11-20T06:00:00.000Z", confidence: "low" as const }],
+  should_delist: [
+    {
+      url: "https://weather.example/v1/history",
+      method: "GET",
+      reasons: ["ghost_listing"],
+      first_flagged_at: "2026-11-20T06:00:00.000Z",
+      confidence: "low" as const,
+    },
+  ],
   recovered: [RECOVERED],
 };

@@ -11,7 +11,8 @@ export const BatchBody = z.object({
     .min(1, "urls needs at least one URL")
     .superRefine((urls, ctx) => {
       // Above the cap is 413, not 400 (spec 4.3); the input reader maps `params.status`.
-      if (urls.length > MAX_BATCH_URLS) ctx.addIssue({ code: "custom", message: `at most ${MAX_BATCH_URLS} URLs per batch, got ${urls.length}`, params: { status: 413 } });
+      if (urls.length > MAX_BATCH_URLS)
+        ctx.addIssue({ code: "custom", message: `at most ${MAX_BATCH_URLS} URLs per batch, got ${urls.length}`, params: { status: 413 } });
     })
     .describe(`1 to ${MAX_BATCH_URLS} http(s) URLs; duplicates are removed, input order is kept`),
 });

@@ -108,7 +108,9 @@ export const ForensicsReportSchema = z
       uptime_7d_pct: nInt(),
       uptime_1h_pct: nInt(),
       avg_latency_1h_ms: nInt(),
-      hourly: z.array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() })).describe("most recent first, about 168 buckets"),
+      hourly: z
+        .array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() }))
+        .describe("most recent first, about 168 buckets"),
     }),
     latency: z.object({ p50_ms: nInt(), p90_ms: nInt(), p99_ms: nInt(), max_ms: nInt() }),
     status_codes: z.record(z.string(), z.number().int()).describe("HTTP status (or network_error) to count over 7 days"),

@@ -4,13 +4,53 @@ const CERT_ID = "3f0c8d5e-6a1b-4c2d-9e8f-7a6b5c4d3e2f";
 const BASE = "https://lookout.example";
 
 export const CRITERIA_EXAMPLE: CriterionReport[] = [
-  { id: "in_catalog", description: "at least one active catalog listing is covered, and every covered listing is active", required: ">= 1 active listing", met: true, observed: 2, failing: [], failing_count: 0 },
+  {
+    id: "in_catalog",
+    description: "at least one active catalog listing is covered, and every covered listing is active",
+    required: ">= 1 active listing",
+    met: true,
+    observed: 2,
+    failing: [],
+    failing_count: 0,
+  },
   { id: "probes_7d", description: "at least 20 probes in the last 7 days", required: ">= 20", met: true, observed: 1008, failing: [], failing_count: 0 },
   { id: "uptime_7d", description: "7-day uptime of at least 95%", required: ">= 95%", met: true, observed: 99.6, failing: [], failing_count: 0 },
-  { id: "no_critical_warning", description: "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead)", required: "none", met: true, observed: "none", failing: [], failing_count: 0 },
-  { id: "p99_latency_7d", description: "p99 latency over 7 days of at most 5000 ms", required: "<= 5000 ms", met: true, observed: 412, failing: [], failing_count: 0 },
-  { id: "price_range", description: "price between 0.0001 and 5 USDC", required: "0.0001 to 5 USDC", met: true, observed: "0.001 to 0.003", failing: [], failing_count: 0 },
-  { id: "x402_v2_challenge", description: "a valid x402 v2 challenge (HTTP 402) on the latest probe", required: "x402 v2 challenge (402)", met: true, observed: "x402 v2 challenge (402)", failing: [], failing_count: 0 },
+  {
+    id: "no_critical_warning",
+    description: "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead)",
+    required: "none",
+    met: true,
+    observed: "none",
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "p99_latency_7d",
+    description: "p99 latency over 7 days of at most 5000 ms",
+    required: "<= 5000 ms",
+    met: true,
+    observed: 412,
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "price_range",
+    description: "price between 0.0001 and 5 USDC",
+    required: "0.0001 to 5 USDC",
+    met: true,
+    observed: "0.001 to 0.003",
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "x402_v2_challenge",
+    description: "a valid x402 v2 challenge (HTTP 402) on the latest probe",
+    required: "x402 v2 challenge (402)",
+    met: true,
+    observed: "x402 v2 challenge (402)",
+    failing: [],
+    failing_count: 0,
+  },
 ];
 
 export const CERTIFICATE_EXAMPLE = {

@@ -19,7 +19,10 @@ export const createCertificateContract = defineContract({
   body: CertificateBody,
   response: CertificateSchema,
   errors: [
-    { status: 400, when: "url is not an endpoint or a supported pattern (only a trailing * is allowed, no query in a pattern); name not 1 to 80 printable characters; a pattern covering more than 5000 listings" },
+    {
+      status: 400,
+      when: "url is not an endpoint or a supported pattern (only a trailing * is allowed, no query in a pattern); name not 1 to 80 printable characters; a pattern covering more than 5000 listings",
+    },
     { status: 422, when: "a criterion is not met: the body has tier not_verified, verified false and the failed criteria; nothing was settled" },
     { status: 503, when: "the database timed out; nothing was settled" },
   ],

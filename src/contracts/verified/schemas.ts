@@ -15,7 +15,9 @@ export const CertificateBody = z.object({
       const problem = scopeProblem(v);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     })
-    .describe("an endpoint URL, or a pattern: an origin (https://api.example.com) or an origin and path prefix ending in * (https://api.example.com/v1/*), covering every active listing under it"),
+    .describe(
+      "an endpoint URL, or a pattern: an origin (https://api.example.com) or an origin and path prefix ending in * (https://api.example.com/v1/*), covering every active listing under it",
+    ),
   name: z
     .string({ error: "name must be a string" })
     .refine((v) => [...v].length >= 1 && [...v].length <= CERTIFICATE.nameMaxChars, `name must be 1 to ${CERTIFICATE.nameMaxChars} characters`)
@@ -33,7 +35,9 @@ export const CriterionSchema = z
     required: z.string(),
     met: z.boolean(),
     observed: Observed.describe("the worst value over the covered listings"),
-    failing: z.array(z.object({ url: z.string(), method: z.string(), observed: Observed })).describe(`listings failing it, at most ${CERTIFICATE.maxFailingReported}`),
+    failing: z
+      .array(z.object({ url: z.string(), method: z.string(), observed: Observed }))
+      .describe(`listings failing it, at most ${CERTIFICATE.maxFailingReported}`),
     failing_count: z.number().int(),
   })
   .openapi("VerificationCriterion");

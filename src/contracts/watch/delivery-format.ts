@@ -6,7 +6,12 @@ const human = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : `${ms / 60_000} 
 export const DELIVERY_FORMAT = {
   format: "Standard Webhooks v1 (HMAC-SHA256), JSON body",
   method: "POST" as const,
-  headers: ["content-type: application/json", "webhook-id: <alert id, the same on every attempt>", "webhook-timestamp: <unix seconds of this attempt>", "webhook-signature: v1,<base64 HMAC-SHA256>"],
+  headers: [
+    "content-type: application/json",
+    "webhook-id: <alert id, the same on every attempt>",
+    "webhook-timestamp: <unix seconds of this attempt>",
+    "webhook-signature: v1,<base64 HMAC-SHA256>",
+  ],
   payload: {
     type: "watch.signal.fired or watch.signal.cleared",
     watchId: "the watch",

@@ -26,7 +26,10 @@ export const createWatchContract = defineContract({
   body: CreateWatchBody,
   response: WatchCreatedSchema,
   errors: [
-    { status: 400, when: "malformed body, invalid or private-network webhookUrl (also when its name resolves to one), unknown signal, or more than 20 signals; nothing is settled" },
+    {
+      status: 400,
+      when: "malformed body, invalid or private-network webhookUrl (also when its name resolves to one), unknown signal, or more than 20 signals; nothing is settled",
+    },
     { status: 503, when: "the database or the DNS check is unavailable; nothing was settled" },
   ],
 });

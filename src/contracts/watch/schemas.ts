@@ -31,8 +31,14 @@ export const CreateWatchBody = z.object({
 export const WatchCreatedSchema = z
   .object({
     watchId: z.string().uuid(),
-    secret: z.string().regex(/^[0-9a-f]{64}$/).describe("shown once: Authorization: Bearer <secret> (or X-Watch-Secret) on status and unsubscribe; stored only as a hash"),
-    signingSecret: z.string().startsWith("whsec_").describe("shown once: pass to new Webhook(signingSecret) of the standardwebhooks library to verify alerts; HKDF-SHA256 of the secret"),
+    secret: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .describe("shown once: Authorization: Bearer <secret> (or X-Watch-Secret) on status and unsubscribe; stored only as a hash"),
+    signingSecret: z
+      .string()
+      .startsWith("whsec_")
+      .describe("shown once: pass to new Webhook(signingSecret) of the standardwebhooks library to verify alerts; HKDF-SHA256 of the secret"),
     url: z.string(),
     webhookUrl: z.string(),
     signals: z.array(WarningCodeSchema),

@@ -7,8 +7,7 @@ export interface Backoff {
 }
 
 /** Jitter spreads the retries of jobs that failed together (one outage) over time. */
-export const backoffDelay = (b: Backoff, n: number, random: () => number): number =>
-  Math.round(b.delayMs(n) * (1 - b.jitter + 2 * b.jitter * random()));
+export const backoffDelay = (b: Backoff, n: number, random: () => number): number => Math.round(b.delayMs(n) * (1 - b.jitter + 2 * b.jitter * random()));
 
 /** Doubling from `base` with each failure, up to `max`. */
 export const doubling = (base: number, max: number) => (n: number) => Math.min(max, base * 2 ** Math.min(Math.max(n, 1) - 1, 30));

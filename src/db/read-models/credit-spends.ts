@@ -30,7 +30,9 @@ export function createCreditSpends(handle: Pick<DbHandle, "db" | "dialect" | "pr
   const commitCte = hotPathCommitCte(handle.dialect);
   return coalesce(async (ids: readonly string[]): Promise<Array<SpentCall | undefined>> => {
     const at = now();
-    const rows = await handle.prepared.execute("credit-spend", sql<SpentCall & { id: string; spent: number }>`
+    const rows = await handle.prepared.execute(
+      "credit-spend",
+      sql<SpentCall & { id: string; spent: number }>`
       with ${commitCte},
       wanted as (select id, count(*)::int as n from unnest(${[...ids]}::uuid[]) as t(id) group by id),
       locked as (
@@ -44,7 +46,8 @@ export function createCreditSpends(handle: Pick<DbHandle, "db" | "dialect" | "pr
       from locked l, async_commit
       where c.id = l.id
       returning c.id::text as id, l.spent as spent, c.balance as balance, c.expires_at as "expiresAt",
-        c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db));
+        c.payer_address as "payerAddress", c.payment_network as "paymentNetwork"`.compile(db),
+    );
     const left = new Map(rows.map((r) => [r.id, { row: r, remaining: r.spent }]));
     return ids.map((id) => {
       const bundle = left.get(id);

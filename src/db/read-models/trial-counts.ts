@@ -45,12 +45,23 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
       where c.count < ${limit}
     returning c.day, c.key, c.granted`;
 
-  return coalesce<TrialCount<A>, TrialCounted<A>>(async (calls) => {
-    // One JSON document for the turn: the offered answers go in as JSON once, not escaped again as text array elements.
-    const given = JSON.stringify(
-      calls.map((c, i) => ({ ord: i + 1, day: c.at.toISOString().slice(0, 10), ip: c.ip, host: c.host, url: c.urlNormalized, at: c.at.toISOString(), offer: c.offer ?? null })),
-    );
-    const rows = await handle.prepared.execute("trial-calls", sql<Row>`
+  return coalesce<TrialCount<A>, TrialCounted<A>>(
+    async (calls) => {
+      // One JSON document for the turn: the offered answers go in as JSON once, not escaped again as text array elements.
+      const given = JSON.stringify(
+        calls.map((c, i) => ({
+          ord: i + 1,
+          day: c.at.toISOString().slice(0, 10),
+          ip: c.ip,
+          host: c.host,
+          url: c.urlNormalized,
+          at: c.at.toISOString(),
+          offer: c.offer ?? null,
+        })),
+      );
+      const rows = await handle.prepared.execute(
+        "trial-calls",
+        sql<Row>`
       with ${asyncCommitCte},
       req as (select * from jsonb_to_recordset(${given}::jsonb) as t(ord int, day date, ip text, host text, url text, at timestamptz, offer jsonb)),
       ip_want as (select day, ip as key, least(count(*), ${limits.perIpPerDay})::int as n from req group by day, ip),
@@ -77,19 +88,22 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
       )
       select req.ord, exists (select 1 from ip_ok where ip_ok.ord = req.ord) as ip_ok, exists (select 1 from host_ok where host_ok.ord = req.ord) as host_ok,
         (select report from cached where cached.ord = req.ord) as report
-      from req`.compile(handle.db));
-    const byOrd: Row[] = [];
-    for (const r of rows) byOrd[Number(r.ord) - 1] = r;
-    // A URL's first offer let through this turn is its answer for the turn's later calls too.
-    const firstOffer = new Map<string, A>();
-    return calls.map((call, i): TrialCounted<A> => {
-      const r = byOrd[i]!;
-      if (!r.ip_ok) return { refusedBy: "ip" };
-      if (!r.host_ok) return { refusedBy: "host" };
-      if (r.report) return { refusedBy: null, answer: r.report as A };
-      if (!call.offer) return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };
-      if (!firstOffer.has(call.urlNormalized)) firstOffer.set(call.urlNormalized, call.offer);
-      return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };
-    });
-  }, { maxBatch: limits.batchMax });
+      from req`.compile(handle.db),
+      );
+      const byOrd: Row[] = [];
+      for (const r of rows) byOrd[Number(r.ord) - 1] = r;
+      // A URL's first offer let through this turn is its answer for the turn's later calls too.
+      const firstOffer = new Map<string, A>();
+      return calls.map((call, i): TrialCounted<A> => {
+        const r = byOrd[i]!;
+        if (!r.ip_ok) return { refusedBy: "ip" };
+        if (!r.host_ok) return { refusedBy: "host" };
+        if (r.report) return { refusedBy: null, answer: r.report as A };
+        if (!call.offer) return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };
+        if (!firstOffer.has(call.urlNormalized)) firstOffer.set(call.urlNormalized, call.offer);
+        return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };
+      });
+    },
+    { maxBatch: limits.batchMax },
+  );
 }

@@ -40,7 +40,8 @@ export function createVerdictGenerations(db: Kysely<Database>, prepared: Prepare
     if (!known || known.generation < g.generation) known = g;
     return known;
   };
-  const read = async () => parse((await prepared.execute("verdict-generation", db.selectFrom("app_state").select("value").where("key", "=", KEY).compile()))[0]?.value);
+  const read = async () =>
+    parse((await prepared.execute("verdict-generation", db.selectFrom("app_state").select("value").where("key", "=", KEY).compile()))[0]?.value);
   const load = coalesce<true, VerdictGeneration>(async (keys) => {
     const current = remember(await read());
     return keys.map(() => current);

@@ -24,7 +24,10 @@ export const sentiment: Answer = (input) => {
 };
 
 export const keywords: Answer = (input) => {
-  const words = text(input.text, "").toLowerCase().match(/[a-z]{5,}/g) ?? [];
+  const words =
+    text(input.text, "")
+      .toLowerCase()
+      .match(/[a-z]{5,}/g) ?? [];
   const counts = new Map<string, number>();
   for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);

@@ -23,7 +23,13 @@ export const ohlc: Answer = (input, now) => {
   const close = quote(pair, now);
   const candle = (i: number) => {
     const open = round(close * (1 + (r() - 0.5) * 0.02), 2);
-    return { t: new Date(now.getTime() - i * 3_600_000).toISOString(), o: open, h: round(Math.max(open, close) * 1.004, 2), l: round(Math.min(open, close) * 0.996, 2), c: close };
+    return {
+      t: new Date(now.getTime() - i * 3_600_000).toISOString(),
+      o: open,
+      h: round(Math.max(open, close) * 1.004, 2),
+      l: round(Math.min(open, close) * 0.996, 2),
+      c: close,
+    };
   };
   return { pair, interval, candles: [1, 2, 3].map(candle) };
 };

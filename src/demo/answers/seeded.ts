@@ -19,8 +19,7 @@ export const round = (value: number, digits: number): number => Number(value.toF
 
 export const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
-export const text = (value: unknown, fallback: string): string =>
-  typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, 200) : fallback;
+export const text = (value: unknown, fallback: string): string => (typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, 200) : fallback);
 
 export const num = (value: unknown, fallback: number): number => {
   const n = typeof value === "number" ? value : Number(value);

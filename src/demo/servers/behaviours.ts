@@ -18,7 +18,10 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** How broken services answer in the wild: an app error, a proxy page, a maintenance notice. */
 export function failure(c: Context, status: number): Response {
   if (status === 502) {
-    return c.html("<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>", 502);
+    return c.html(
+      "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>",
+      502,
+    );
   }
   if (status === 503) {
     c.header("retry-after", "120");

@@ -33,10 +33,7 @@ export function resellerApp(opts: ResellerAppOptions): Hono {
     opts.listings.map((l) => [key(l.method, l.path), routeConfig(opts.terms, l, `${opts.origin}${l.path}`, opts.clock.now())]),
   );
   const wallet = privateKeyToAccount(opts.terms.providers.privateKey("relaymart"));
-  const payingFetch = wrapFetchWithPayment(
-    fetch,
-    x402Client.fromConfig({ schemes: [{ network: opts.terms.network, client: new ExactEvmScheme(wallet) }] }),
-  );
+  const payingFetch = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: opts.terms.network, client: new ExactEvmScheme(wallet) }] }));
 
   const forward = async (c: Context, listing: ListingSpec): Promise<Response> => {
     const upstreamUrl = `${opts.upstreamOrigin}${listing.upstreamPath}${new URL(c.req.url).search}`;

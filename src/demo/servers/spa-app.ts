@@ -25,9 +25,7 @@ const APP_SHELL = `<!doctype html>
  */
 export function spaApp(opts: { origin: string }): Hono {
   const app = new Hono();
-  app.get("/.well-known/x402", (c) =>
-    c.json({ version: 1, resources: SPA_MANIFEST_PATHS.map((p) => `${opts.origin}${p}`) }),
-  );
+  app.get("/.well-known/x402", (c) => c.json({ version: 1, resources: SPA_MANIFEST_PATHS.map((p) => `${opts.origin}${p}`) }));
   app.all("*", (c) => c.html(APP_SHELL, 200));
   return app;
 }

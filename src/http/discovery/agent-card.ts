@@ -12,7 +12,8 @@ export function agentCard(base: string, routes: readonly AnyRouteDef[]) {
   return {
     protocolVersion: "0.3.0",
     name: SERVICE_NAME,
-    description: "Risk signals for x402 payment endpoints before an agent pays them: decoys, zombies, price traps, wildcard-402 hosts, never-paid listings. Paid per call with x402 v2; no keys, no signup.",
+    description:
+      "Risk signals for x402 payment endpoints before an agent pays them: decoys, zombies, price traps, wildcard-402 hosts, never-paid listings. Paid per call with x402 v2; no keys, no signup.",
     url: base,
     preferredTransport: "HTTP+JSON",
     version: API_VERSION,

@@ -28,14 +28,18 @@ export function datasetPage(base: string, builds: readonly PublishedDataset[]): 
 Built weekly, as CSV and JSON Lines, with a README describing every column. The raw probe-by-probe time series is not published.</p>
 <p>Licence: <a href="${L.url}">${L.name} (${L.id})</a>. Credit ${SERVICE_NAME} (${base}/dataset) when you use it.</p>
 <h2>Builds</h2>
-${builds.length === 0
-      ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
-      : html`<table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
+${
+  builds.length === 0
+    ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
+    : html`<table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
 ${builds.map(
-  (b) => html`<tr><td>${b.period}<br><span class="muted">built ${b.builtAt.toISOString()}</span></td><td>${b.periodStart.toISOString()} to ${b.periodEnd.toISOString()}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
+  (
+    b,
+  ) => html`<tr><td>${b.period}<br><span class="muted">built ${b.builtAt.toISOString()}</span></td><td>${b.periodStart.toISOString()} to ${b.periodEnd.toISOString()}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
 <td><ul>${b.files.map((f) => html`<li><a href="${datasetFileUrl(base, b.id, f.name)}">${f.name}</a> · ${humanBytes(f.bytes)} (${f.bytes} bytes) · <span class="muted">sha256 <code>${f.sha256}</code></span></li>`)}</ul></td></tr>`,
 )}
-</tbody></table>`}
+</tbody></table>`
+}
 <p>Machine-readable list: <a href="${base}/dataset/index.json">${base}/dataset/index.json</a>.</p>
 <h2>Columns</h2>
 <table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
@@ -53,7 +57,14 @@ export function datasetIndex(base: string, builds: readonly PublishedDataset[]) 
       period_start: b.periodStart.toISOString(),
       period_end: b.periodEnd.toISOString(),
       built_at: b.builtAt.toISOString(),
-      files: b.files.map((f) => ({ name: f.name, url: datasetFileUrl(base, b.id, f.name), bytes: f.bytes, sha256: f.sha256, rows: f.rows, content_type: f.contentType })),
+      files: b.files.map((f) => ({
+        name: f.name,
+        url: datasetFileUrl(base, b.id, f.name),
+        bytes: f.bytes,
+        sha256: f.sha256,
+        rows: f.rows,
+        content_type: f.contentType,
+      })),
     })),
   };
 }

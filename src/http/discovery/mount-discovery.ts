@@ -45,9 +45,13 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   let card: object | undefined;
   let llms: string | undefined;
 
-  app.get(DISCOVERY_PATHS.x402, (c) => c.json((manifest ??= x402Manifest({ base, routes, gate, network: ctx.config.network })), 200, { "cache-control": PUBLIC_CACHE }));
+  app.get(DISCOVERY_PATHS.x402, (c) =>
+    c.json((manifest ??= x402Manifest({ base, routes, gate, network: ctx.config.network })), 200, { "cache-control": PUBLIC_CACHE }),
+  );
   app.get(DISCOVERY_PATHS.agentCard, (c) => c.json((card ??= agentCard(base, routes)), 200, { "cache-control": PUBLIC_CACHE }));
-  app.get(DISCOVERY_PATHS.llms, (c) => c.text((llms ??= llmsTxt(base, routes)), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE }));
+  app.get(DISCOVERY_PATHS.llms, (c) =>
+    c.text((llms ??= llmsTxt(base, routes)), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE }),
+  );
   app.get(DISCOVERY_PATHS.jwks, async (c) => c.json(await certificates.jwks(), 200, { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" }));
 
   app.get("/verified/:certId", async (c) => {
@@ -58,7 +62,10 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   app.get("/verified/:certId/badge.svg", async (c) => {
     const v = await certificates.view(c.req.param("certId"));
     if (!v) return c.body(badgeSvg({ name: "unknown certificate", state: "lapsed", title: "No x402 Lookout certificate has this id" }), 404, SVG_HEADERS);
-    const title = v.state === "verified" ? `${v.name}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}` : `${v.name}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
+    const title =
+      v.state === "verified"
+        ? `${v.name}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}`
+        : `${v.name}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
     return c.body(badgeSvg({ name: v.name, state: v.state, title }), 200, SVG_HEADERS);
   });
 
@@ -66,7 +73,12 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   app.get(DISCOVERY_PATHS.datasetIndex, async (c) => c.json(datasetIndex(base, await dataset.list()), 200, { "cache-control": PUBLIC_CACHE }));
   app.get("/dataset/:id/:file", async (c) => {
     const file = await dataset.findFile(c.req.param("id"), c.req.param("file"));
-    const size = file ? await stat(file.path).then((s) => s.size, () => undefined) : undefined;
+    const size = file
+      ? await stat(file.path).then(
+          (s) => s.size,
+          () => undefined,
+        )
+      : undefined;
     if (!file || size === undefined) return c.json({ error: "not_found", message: "no such dataset file", request_id: c.get("requestId") }, 404);
     const download = file.name.startsWith("endpoints.") ? `attachment; filename="x402-lookout-${file.period}-${file.name}"` : "inline";
     return c.body(Readable.toWeb(createReadStream(file.path)) as ReadableStream, 200, {

@@ -16,15 +16,35 @@ const certParams = z.object({ certId: z.string().describe("the certId returned b
 /** The free public surfaces in the OpenAPI document, next to the registry's API routes. */
 export function registerDiscoveryPaths(app: OpenAPIHono<AppEnv>): void {
   const get = (path: string, operationId: string, summary: string, responses: Record<number, object>, params?: z.ZodObject) =>
-    app.openAPIRegistry.registerPath(createRoute({ method: "get", path, operationId, summary, request: params ? { params } : {}, responses: responses as never }));
+    app.openAPIRegistry.registerPath(
+      createRoute({ method: "get", path, operationId, summary, request: params ? { params } : {}, responses: responses as never }),
+    );
 
-  get(DISCOVERY_PATHS.x402, "x402-manifest", "Every paid route with method, price, network, asset, payTo and JSON schemas of input and output", { 200: json("x402 manifest") });
-  get(DISCOVERY_PATHS.llms, "llms-txt", "A plain-text summary of the service and every route with its price, for language models", { 200: text("text/plain", "llms.txt") });
+  get(DISCOVERY_PATHS.x402, "x402-manifest", "Every paid route with method, price, network, asset, payTo and JSON schemas of input and output", {
+    200: json("x402 manifest"),
+  });
+  get(DISCOVERY_PATHS.llms, "llms-txt", "A plain-text summary of the service and every route with its price, for language models", {
+    200: text("text/plain", "llms.txt"),
+  });
   get(DISCOVERY_PATHS.agentCard, "agent-card", "A2A-style agent card: one skill per route", { 200: json("agent card") });
   get(DISCOVERY_PATHS.jwks, "jwks", "Ed25519 public keys that verify certificate JWS", { 200: json("JSON Web Key Set", Jwks) });
-  get("/verified/{certId}", "verified-page", "Public page of a certificate: live state and evidence per criterion", { 200: text("text/html", "HTML page"), 404: text("text/html", "unknown certificate") }, certParams);
-  get("/verified/{certId}/badge.svg", "verified-badge", "SVG badge of a certificate's live state (verified or lapsed)", { 200: text("image/svg+xml", "badge"), 404: text("image/svg+xml", "unknown certificate") }, certParams);
-  get(DISCOVERY_PATHS.dataset, "dataset-page", "The public dataset: builds with download links, sizes and dates (CC-BY-4.0)", { 200: text("text/html", "HTML page") });
+  get(
+    "/verified/{certId}",
+    "verified-page",
+    "Public page of a certificate: live state and evidence per criterion",
+    { 200: text("text/html", "HTML page"), 404: text("text/html", "unknown certificate") },
+    certParams,
+  );
+  get(
+    "/verified/{certId}/badge.svg",
+    "verified-badge",
+    "SVG badge of a certificate's live state (verified or lapsed)",
+    { 200: text("image/svg+xml", "badge"), 404: text("image/svg+xml", "unknown certificate") },
+    certParams,
+  );
+  get(DISCOVERY_PATHS.dataset, "dataset-page", "The public dataset: builds with download links, sizes and dates (CC-BY-4.0)", {
+    200: text("text/html", "HTML page"),
+  });
   get(DISCOVERY_PATHS.datasetIndex, "dataset-index", "The public dataset builds as JSON", { 200: json("dataset builds") });
   get(
     "/dataset/{id}/{file}",

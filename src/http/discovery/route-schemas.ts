@@ -16,7 +16,10 @@ export function routeJsonSchemas(def: AnyRouteDef): { input: JsonSchema; output:
     const body = def.body ?? z.object({});
     const output = answerSchema(def);
     s = {
-      input: { ...(z.toJSONSchema(body, { io: "input", unrepresentable: "any" }) as JsonSchema), ...(def.bodyOptional ? { description: "optional: an absent body is treated as {}" } : {}) },
+      input: {
+        ...(z.toJSONSchema(body, { io: "input", unrepresentable: "any" }) as JsonSchema),
+        ...(def.bodyOptional ? { description: "optional: an absent body is treated as {}" } : {}),
+      },
       output: z.toJSONSchema(output, { io: "output", unrepresentable: "any" }) as JsonSchema,
     };
     cache.set(def, s);

@@ -18,9 +18,11 @@ export function verifiedPage(v: CertificateView): Html {
     `${v.name}: certificate`,
     html`<h1>${v.name}</h1>
 <p><img src="${v.badgeUrl}" alt="${v.name}: ${v.state === "verified" ? "x402 verified" : "x402 certificate lapsed"}" id="badge"></p>
-<p id="state">${v.state === "verified"
-      ? html`<strong>Verified.</strong> Every endpoint this certificate covers meets every criterion now, and the certificate is valid until ${v.validUntil.toISOString()}.`
-      : html`<strong>Lapsed.</strong> This certificate no longer holds:`}</p>
+<p id="state">${
+      v.state === "verified"
+        ? html`<strong>Verified.</strong> Every endpoint this certificate covers meets every criterion now, and the certificate is valid until ${v.validUntil.toISOString()}.`
+        : html`<strong>Lapsed.</strong> This certificate no longer holds:`
+    }</p>
 ${v.lapsedBecause.length ? html`<ul id="lapsed">${v.lapsedBecause.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
 <table><tbody>
 <tr><th>certified</th><td><code>${v.url}</code></td></tr>
@@ -37,9 +39,9 @@ ${v.criteria.map((c) => html`<tr><td>${c.description}</td><td>${c.required}</td>
 <h2>Evidence per endpoint</h2>
 <table id="evidence"><thead><tr><th>endpoint</th><th>probes 7 d</th><th>uptime 7 d</th><th>p99 7 d</th><th>price (USDC)</th><th>critical warnings</th><th>latest probe</th></tr></thead><tbody>
 ${v.listings.map((e) => {
-      const critical = e.warnings.filter((w) => CRITICAL.has(w as WarningCode));
-      return html`<tr><td><code>${e.method} ${e.url}</code>${e.active ? "" : html` <em>(no longer listed)</em>`}</td><td>${e.probes7d}</td><td>${e.uptime7dPct === null ? "no data" : `${Math.round(e.uptime7dPct * 10) / 10}%`}</td><td>${e.p99Latency7dMs === null ? "no data" : `${e.p99Latency7dMs} ms`}</td><td>${e.priceUsdc ?? "unknown"}</td><td>${critical.length ? critical.join(", ") : "none"}</td><td>${when(e.lastProbeAt)}: ${e.lastOutcome ?? "none"}, HTTP ${e.lastStatusCode ?? "none"}, x402 v${e.lastChallengeVersion ?? "?"}</td></tr>`;
-    })}
+  const critical = e.warnings.filter((w) => CRITICAL.has(w as WarningCode));
+  return html`<tr><td><code>${e.method} ${e.url}</code>${e.active ? "" : html` <em>(no longer listed)</em>`}</td><td>${e.probes7d}</td><td>${e.uptime7dPct === null ? "no data" : `${Math.round(e.uptime7dPct * 10) / 10}%`}</td><td>${e.p99Latency7dMs === null ? "no data" : `${e.p99Latency7dMs} ms`}</td><td>${e.priceUsdc ?? "unknown"}</td><td>${critical.length ? critical.join(", ") : "none"}</td><td>${when(e.lastProbeAt)}: ${e.lastOutcome ?? "none"}, HTTP ${e.lastStatusCode ?? "none"}, x402 v${e.lastChallengeVersion ?? "?"}</td></tr>`;
+})}
 </tbody></table>
 <h2>Verify it yourself</h2>
 <p>The certificate as issued is a compact JWS signed with Ed25519 (EdDSA). Verify it against the public keys at <a href="${v.jwksUrl}">${v.jwksUrl}</a>, for instance with <code>jose</code>: <code>jwtVerify(jws, createRemoteJWKSet(new URL("${v.jwksUrl}")))</code>.</p>

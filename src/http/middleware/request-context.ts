@@ -27,7 +27,11 @@ export function requestContext(log: Logger, trustProxy: boolean): MiddlewareHand
  */
 function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const hops = c.req.header("x-forwarded-for")?.split(",").map((s) => s.trim()).filter(Boolean);
+    const hops = c.req
+      .header("x-forwarded-for")
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const last = hops?.at(-1);
     if (last) return last;
   }

@@ -15,8 +15,7 @@ export interface SectionDeps {
   gate: PaymentGate | undefined;
 }
 
-export const priceLabel = (def: AnyRouteDef) =>
-  def.price === null ? "free" : `${def.price} USDC (challenge amount "${usdcToAtomic(def.price)}")`;
+export const priceLabel = (def: AnyRouteDef) => (def.price === null ? "free" : `${def.price} USDC (challenge amount "${usdcToAtomic(def.price)}")`);
 
 /** The body of a route's reference page; /spec concatenates these for every route. */
 export function routeSections(def: AnyRouteDef, { base, gate }: SectionDeps): Html {

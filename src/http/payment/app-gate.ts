@@ -6,7 +6,12 @@ import { createPaymentGate } from "./gate.js";
 import type { PaidRoute, PaymentGate } from "./types.js";
 
 /** The gate for an app's routes on a rail, with the context's ledger and credit bundles. */
-export function createAppGate(ctx: AppContext, rail: PaymentRail, routes: readonly AnyRouteDef[], opts: { facilitatorTimeoutMs?: number } = {}): Promise<PaymentGate> {
+export function createAppGate(
+  ctx: AppContext,
+  rail: PaymentRail,
+  routes: readonly AnyRouteDef[],
+  opts: { facilitatorTimeoutMs?: number } = {},
+): Promise<PaymentGate> {
   return createPaymentGate({
     network: rail.network,
     payTo: rail.payTo,

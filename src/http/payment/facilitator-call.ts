@@ -4,7 +4,13 @@ import { ApiError } from "../errors.js";
 /** The facilitator did not answer verification: a 503 that settles nothing (spec 5.5). */
 export class FacilitatorUnavailable extends ApiError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(503, "facilitator_unavailable", `payment facilitator unavailable: ${message}; nothing was settled, retry shortly`, { payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 }, { "retry-after": "30" });
+    super(
+      503,
+      "facilitator_unavailable",
+      `payment facilitator unavailable: ${message}; nothing was settled, retry shortly`,
+      { payment_settled: false, settlement_skipped: true, retry_after_seconds: 30 },
+      { "retry-after": "30" },
+    );
     if (options?.cause) this.cause = options.cause;
   }
 }
@@ -33,7 +39,8 @@ export function refusedVerify(err: unknown): VerifyResponse {
   throw err;
 }
 export function refusedSettle(err: unknown): SettleResponse {
-  if (err instanceof SettleError) return { success: false, errorReason: err.errorReason, errorMessage: err.errorMessage, transaction: err.transaction, network: err.network };
+  if (err instanceof SettleError)
+    return { success: false, errorReason: err.errorReason, errorMessage: err.errorMessage, transaction: err.transaction, network: err.network };
   throw err;
 }
 

@@ -24,7 +24,12 @@ const refuse = (message: string, status: 400 | 402 = 402): PaymentReading => ({ 
  * Decodes a PAYMENT-SIGNATURE header and checks it locally, before any ledger lookup or
  * facilitator call: a malformed or forged payment costs nothing and learns nothing.
  */
-export async function readPayment(header: string, req: PaymentRequirements, server: x402ResourceServer, opts: { nowSeconds: bigint; smart?: SmartSignatureCheck }): Promise<PaymentReading> {
+export async function readPayment(
+  header: string,
+  req: PaymentRequirements,
+  server: x402ResourceServer,
+  opts: { nowSeconds: bigint; smart?: SmartSignatureCheck },
+): Promise<PaymentReading> {
   let payload: PaymentPayload;
   try {
     const decoded: unknown = decodePaymentSignatureHeader(header);
@@ -36,7 +41,9 @@ export async function readPayment(header: string, req: PaymentRequirements, serv
   if (payload.x402Version !== 2) return refuse(`invalid_payment: x402Version ${String(payload.x402Version).slice(0, 40)} is not supported; use version 2`);
   const match = isObject(payload.accepted) ? server.findMatchingRequirements([req], payload) : undefined;
   if (!match) {
-    return refuse(`invalid_payment: the payment does not match the accepted requirement (scheme exact, network ${req.network}, asset ${req.asset}, amount ${req.amount}, payTo ${req.payTo})`);
+    return refuse(
+      `invalid_payment: the payment does not match the accepted requirement (scheme exact, network ${req.network}, asset ${req.asset}, amount ${req.amount}, payTo ${req.payTo})`,
+    );
   }
   const malformed = exactEvmPayloadProblem(payload.payload);
   if (malformed) return refuse(`invalid_payment: not a signed EIP-3009 authorization: ${malformed}`);

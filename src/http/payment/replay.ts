@@ -15,7 +15,14 @@ export const PENDING_RETRY_SECONDS = 5;
  * again (nothing of it reached the chain). Everything in a settled authorization is public, so
  * only the payer's payment-identifier, which never goes on chain, retrieves what it bought.
  */
-export async function answerKnownPayment(c: Context, known: LedgerRow, payment: CheckedPayment, route: PaidRoute, hctx: HandlerContext, deps: ReplayDeps): Promise<Response | null> {
+export async function answerKnownPayment(
+  c: Context,
+  known: LedgerRow,
+  payment: CheckedPayment,
+  route: PaidRoute,
+  hctx: HandlerContext,
+  deps: ReplayDeps,
+): Promise<Response | null> {
   if (RECLAIMABLE.includes(known.status)) return null;
   const proved = payment.identifier !== null && known.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
@@ -56,7 +63,8 @@ export function pendingResponse(c: Context, transaction: string | null, network:
   return c.json(
     {
       error: "settlement_pending",
-      message: "the payment was sent for settlement and its confirmation is not yet seen; retry with the same PAYMENT-SIGNATURE and payment-identifier to collect the answer once it is confirmed (an authorization that never lands is released, and nothing is charged)",
+      message:
+        "the payment was sent for settlement and its confirmation is not yet seen; retry with the same PAYMENT-SIGNATURE and payment-identifier to collect the answer once it is confirmed (an authorization that never lands is released, and nothing is charged)",
       payment_settled: null,
       transaction,
       network,

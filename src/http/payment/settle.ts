@@ -23,7 +23,15 @@ export interface SettleDeps {
  * before settlement is asked for, so nothing that settles can be lost; an outcome that is not
  * known yet is x402's settlement_pending, never "nothing was settled".
  */
-export async function settleAnswer(c: Context, deps: SettleDeps, claim: PaymentClaim, payment: CheckedPayment, response: Response, hctx: HandlerContext, challenge: (error: string) => Response): Promise<Response> {
+export async function settleAnswer(
+  c: Context,
+  deps: SettleDeps,
+  claim: PaymentClaim,
+  payment: CheckedPayment,
+  response: Response,
+  hctx: HandlerContext,
+  challenge: (error: string) => Response,
+): Promise<Response> {
   const later = (what: string, work: () => Promise<unknown>) => nowOrLater(`${what} (payment ${claim.id})`, work, hctx.log);
   const ready = await storable(response);
   const sealed = payment.identifier ? sealAnswer(ready, payment.identifier, payment.key) : null;
@@ -48,16 +56,22 @@ export async function settleAnswer(c: Context, deps: SettleDeps, claim: PaymentC
   }
   if (!result.success) {
     // A refusal because this authorization already landed (an earlier, timed-out attempt) is a payment.
-    const onChain = await deps.chain?.authorizationOutcome(payment.requirement.asset, payment.signed.authorization.from, payment.signed.authorization.nonce).catch(() => undefined);
+    const onChain = await deps.chain
+      ?.authorizationOutcome(payment.requirement.asset, payment.signed.authorization.from, payment.signed.authorization.nonce)
+      .catch(() => undefined);
     if (onChain?.state !== "used") {
       await later("record a refused settlement", () => deps.ledger.failed(claim, result.errorReason ?? "settlement failed"));
-      return challenge(`settlement_failed: ${result.errorReason ?? "the facilitator refused to settle"}${brief(result.errorMessage)}; nothing was charged and the answer is withheld`);
+      return challenge(
+        `settlement_failed: ${result.errorReason ?? "the facilitator refused to settle"}${brief(result.errorMessage)}; nothing was charged and the answer is withheld`,
+      );
     }
     result = { success: true, transaction: onChain.transaction, network: payment.requirement.network, payer: payment.signed.authorization.from };
   }
   (c as Context<AppEnv>).set("settled", true);
   const settled = result;
-  await later("record a settlement", () => deps.ledger.settled(claim, { transaction: settled.transaction, network: settled.network, payer: settled.payer ?? hctx.payment?.payer ?? null }));
+  await later("record a settlement", () =>
+    deps.ledger.settled(claim, { transaction: settled.transaction, network: settled.network, payer: settled.payer ?? hctx.payment?.payer ?? null }),
+  );
   response.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(settled));
   response.headers.set("Access-Control-Expose-Headers", "PAYMENT-RESPONSE");
   return response;

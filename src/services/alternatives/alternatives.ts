@@ -42,7 +42,19 @@ const createTargetLookup = (handle: Pick<DbHandle, "db" | "prepared">) =>
   createRowsByUrl(
     handle,
     "alternatives-targets",
-    listingsWithNames(handle.db).select(["l.id", "l.url", "l.url_normalized", "l.service_id", "sv.name as service", "l.provider_id", providerName().as("provider"), "l.domain", "l.category", sql<string | null>`l.price_usdc::text`.as("price_usdc"), "l.currency"]),
+    listingsWithNames(handle.db).select([
+      "l.id",
+      "l.url",
+      "l.url_normalized",
+      "l.service_id",
+      "sv.name as service",
+      "l.provider_id",
+      providerName().as("provider"),
+      "l.domain",
+      "l.category",
+      sql<string | null>`l.price_usdc::text`.as("price_usdc"),
+      "l.currency",
+    ]),
   );
 
 type TargetLookup = ReturnType<typeof createTargetLookup>;
@@ -54,16 +66,37 @@ async function alternatives(lookup: TargetLookup, current: () => Promise<Candida
 
   const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
   const keys: MatchKeys = target
-    ? { excludeId: Number(target.id), serviceId: target.service_id, providerId: target.provider_id, domain: target.domain, category: target.category, taskClass, price: target.price_usdc === null ? null : Number(target.price_usdc) }
+    ? {
+        excludeId: Number(target.id),
+        serviceId: target.service_id,
+        providerId: target.provider_id,
+        domain: target.domain,
+        category: target.category,
+        taskClass,
+        price: target.price_usdc === null ? null : Number(target.price_usdc),
+      }
     : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
 
   const { picks, total } = pool.match(keys, q.limit);
   if (picks.length === 0) {
-    throw new NotFound(`no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`, "no_alternatives");
+    throw new NotFound(
+      `no healthy alternatives found for ${q.url ? "this URL" : "this task class"}${taskClass ? ` (task class "${taskClass}")` : ""}`,
+      "no_alternatives",
+    );
   }
   return {
     target: target
-      ? { url: target.url, known: true, service: target.service, service_id: target.service_id, provider: target.provider, domain: target.domain, category: target.category, price_usdc: target.price_usdc, currency: target.currency }
+      ? {
+          url: target.url,
+          known: true,
+          service: target.service,
+          service_id: target.service_id,
+          provider: target.provider,
+          domain: target.domain,
+          category: target.category,
+          price_usdc: target.price_usdc,
+          currency: target.currency,
+        }
       : q.url
         ? { url: q.url, known: false }
         : { task_class: q.taskClass! },

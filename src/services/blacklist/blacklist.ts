@@ -96,7 +96,9 @@ async function blacklist(db: Kysely<Database>, maxEntries: number) {
     spa_fallback_checked_at: iso(r.spa_fallback_checked_at ?? null),
   }));
   const counts = Object.fromEntries(BLACKLIST_REASONS.map((reason) => [reason, byReason.find((b) => b.reason === reason)?.n ?? 0]));
-  const total = await flagged().select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow();
+  const total = await flagged()
+    .select(sql<number>`count(*)::int`.as("n"))
+    .executeTakeFirstOrThrow();
   return {
     counts: {
       total: total.n,
@@ -136,7 +138,15 @@ async function hostGroups(db: Kysely<Database>) {
     .execute();
   const shape = (r: (typeof rows)[number], checkedAt: Date | null, key: "wildcard_402_checked_at" | "spa_fallback_checked_at") => {
     const effective = Math.min(r.raw_count, r.effective);
-    return { service_id: r.service_id, service_name: r.service_name, provider: r.provider, raw_count: r.raw_count, effective_count: effective, synthetic_count: r.raw_count - effective, [key]: iso(checkedAt) };
+    return {
+      service_id: r.service_id,
+      service_name: r.service_name,
+      provider: r.provider,
+      raw_count: r.raw_count,
+      effective_count: effective,
+      synthetic_count: r.raw_count - effective,
+      [key]: iso(checkedAt),
+    };
   };
   return {
     wildcard: rows.filter((r) => r.wildcard).map((r) => shape(r, r.wildcard_checked_at, "wildcard_402_checked_at")),

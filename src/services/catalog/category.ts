@@ -6,7 +6,10 @@ const LOOKUP: ReadonlyMap<string, Category> = new Map(
 
 /** Lower case, spaces and underscores as '-': "Market Data" and "market_data" meet. */
 export function tagKey(tag: string): string {
-  return tag.trim().toLowerCase().replace(/[\s_]+/g, "-");
+  return tag
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, "-");
 }
 
 /**

@@ -9,7 +9,10 @@ export interface FetchJsonOptions {
 
 /** Why one page could not be had; the message goes to logs and catalog_polls.error. */
 export class PageFetchError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = "PageFetchError";
   }

@@ -16,22 +16,31 @@ function once<T>(registry: Registry, name: string, make: () => T): T {
 export function ingestMetrics(registry: Registry): IngestMetrics {
   const registers = [registry];
   return {
-    polls: once(registry, "lookout_ingest_polls_total", () =>
-      new Counter({ name: "lookout_ingest_polls_total", help: "Catalog polls by outcome (ok, partial, error)", labelNames: ["status"], registers }),
+    polls: once(
+      registry,
+      "lookout_ingest_polls_total",
+      () => new Counter({ name: "lookout_ingest_polls_total", help: "Catalog polls by outcome (ok, partial, error)", labelNames: ["status"], registers }),
     ),
-    listings: once(registry, "lookout_ingest_listings_total", () =>
-      new Counter({ name: "lookout_ingest_listings_total", help: "Listing changes seen by catalog polls", labelNames: ["change"], registers }),
+    listings: once(
+      registry,
+      "lookout_ingest_listings_total",
+      () => new Counter({ name: "lookout_ingest_listings_total", help: "Listing changes seen by catalog polls", labelNames: ["change"], registers }),
     ),
-    malformed: once(registry, "lookout_ingest_items_malformed_total", () =>
-      new Counter({ name: "lookout_ingest_items_malformed_total", help: "Catalog items skipped as malformed", registers }),
+    malformed: once(
+      registry,
+      "lookout_ingest_items_malformed_total",
+      () => new Counter({ name: "lookout_ingest_items_malformed_total", help: "Catalog items skipped as malformed", registers }),
     ),
-    cycleDuration: once(registry, "lookout_ingest_cycle_duration_seconds", () =>
-      new Histogram({
-        name: "lookout_ingest_cycle_duration_seconds",
-        help: "Duration of one ingest cycle over all due sources",
-        buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-        registers,
-      }),
+    cycleDuration: once(
+      registry,
+      "lookout_ingest_cycle_duration_seconds",
+      () =>
+        new Histogram({
+          name: "lookout_ingest_cycle_duration_seconds",
+          help: "Duration of one ingest cycle over all due sources",
+          buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+          registers,
+        }),
     ),
   };
 }

@@ -70,7 +70,8 @@ export async function paginate(source: string, opts: PaginateOptions, onPage: Pa
     pages++;
     offset = nextOffset;
     if (offset === total) return { complete: true, pages, total, error: null };
-    if (items.length === 0) return { complete: false, pages, total, error: `page ${pages} (offset ${offset}): empty page before the total of ${total} (truncated)` };
+    if (items.length === 0)
+      return { complete: false, pages, total, error: `page ${pages} (offset ${offset}): empty page before the total of ${total} (truncated)` };
     if (!more) return stop(`more than ${opts.maxPages} pages`);
   }
 }

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import { hostKey, tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
 import { categoryOf } from "./category.js";
-import {
-  MAX_ADDRESS_CHARS,
-  MAX_DESCRIPTION_CHARS,
-  MAX_NETWORK_CHARS,
-  MAX_SERVICE_NAME_CHARS,
-  MAX_TAG_CHARS,
-  MAX_TAGS,
-  MAX_URL_CHARS,
-} from "./constants.js";
+import { MAX_ADDRESS_CHARS, MAX_DESCRIPTION_CHARS, MAX_NETWORK_CHARS, MAX_SERVICE_NAME_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_URL_CHARS } from "./constants.js";
 import { domainOf, providerIdOf, serviceIdOf } from "./group-keys.js";
 import { listingMethod } from "./listing-method.js";
 import { canonicalNetwork, canonicalPayTo, listingPrice } from "./listing-price.js";
@@ -34,7 +26,10 @@ const itemSchema = z.looseObject({
         asset: text(MAX_ADDRESS_CHARS).optional(),
         amount: z.union([z.string(), z.number()]).optional(),
         maxAmountRequired: z.union([z.string(), z.number()]).optional(),
-        extra: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? undefined),
+        extra: z
+          .record(z.string(), z.unknown())
+          .nullish()
+          .transform((v) => v ?? undefined),
       }),
     )
     .min(1, "has no accepts entries"),
@@ -46,7 +41,10 @@ const optionalText = (v: unknown, max: number): string | null => (typeof v === "
 
 function tagsOf(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
-  const tags = v.filter((t): t is string => typeof t === "string").map((t) => clean(t, MAX_TAG_CHARS)).filter((t) => t !== "");
+  const tags = v
+    .filter((t): t is string => typeof t === "string")
+    .map((t) => clean(t, MAX_TAG_CHARS))
+    .filter((t) => t !== "");
   return [...new Set(tags)].slice(0, MAX_TAGS);
 }
 

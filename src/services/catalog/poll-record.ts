@@ -13,11 +13,7 @@ export interface PollCounts {
 
 /** Opens the poll's row first, so a crash mid-poll still leaves a trace (finished_at null). */
 export async function openPoll(db: Kysely<Database>, source: string, startedAt: Date): Promise<number> {
-  const row = await db
-    .insertInto("catalog_polls")
-    .values({ source_url: source, started_at: startedAt, error: null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const row = await db.insertInto("catalog_polls").values({ source_url: source, started_at: startedAt, error: null }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }
 

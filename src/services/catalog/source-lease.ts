@@ -55,7 +55,14 @@ export interface SourceOutcome {
  * failure count and keeps the next poll one cadence after the claim; a failure backs off; an
  * interrupted poll is due again now. Returns the source's next poll time.
  */
-export async function releaseSource(db: Kysely<Database>, source: string, owner: string, now: Date, outcome: SourceOutcome, random: () => number): Promise<Date> {
+export async function releaseSource(
+  db: Kysely<Database>,
+  source: string,
+  owner: string,
+  now: Date,
+  outcome: SourceOutcome,
+  random: () => number,
+): Promise<Date> {
   const current = await db.selectFrom("catalog_sources").select(["consecutive_failures", "next_poll_at"]).where("url", "=", source).executeTakeFirstOrThrow();
   const failures = outcome.failed ? current.consecutive_failures + 1 : outcome.ok ? 0 : current.consecutive_failures;
   const set = {

@@ -38,5 +38,10 @@ export async function upsertGroups(db: Kysely<Database>, batch: readonly ParsedL
       .execute();
   }
   // A payee's row never changes; any conflict (id or network+payee) means it exists.
-  if (providers.size > 0) await db.insertInto("providers").values(byKey(providers)).onConflict((oc) => oc.doNothing()).execute();
+  if (providers.size > 0)
+    await db
+      .insertInto("providers")
+      .values(byKey(providers))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }

@@ -13,9 +13,27 @@ const keyOf = (urlNormalized: string, method: string) => `${method} ${urlNormali
 
 /** Columns a sighting sets; the same list, in the same order, in every statement below. */
 const CONTENT = [
-  "url", "service_id", "provider_id", "host", "domain", "category", "tags", "description", "price_usdc", "price_atomic",
-  "currency", "network", "asset", "pay_to", "x402_version", "resource_type", "source_url", "l30d_calls",
-  "l30d_unique_payers", "last_called_at", "raw",
+  "url",
+  "service_id",
+  "provider_id",
+  "host",
+  "domain",
+  "category",
+  "tags",
+  "description",
+  "price_usdc",
+  "price_atomic",
+  "currency",
+  "network",
+  "asset",
+  "pay_to",
+  "x402_version",
+  "resource_type",
+  "source_url",
+  "l30d_calls",
+  "l30d_unique_payers",
+  "last_called_at",
+  "raw",
 ] as const;
 
 // The batch travels as one JSON parameter: PostgreSQL takes that far faster than thousands of
@@ -46,11 +64,29 @@ function toJson(rows: unknown[]): string {
 
 function record(l: ParsedListing, source: string, now: Date) {
   return {
-    url_normalized: l.urlNormalized, method: l.method, url: l.url, service_id: l.serviceId, provider_id: l.provider.id,
-    host: l.host, domain: l.domain, category: l.category, tags: l.tags, description: l.description,
-    price_usdc: l.priceUsdc, price_atomic: l.priceAtomic, currency: l.currency, network: l.network, asset: l.asset,
-    pay_to: l.payTo, x402_version: l.x402Version, resource_type: l.resourceType, source_url: source,
-    l30d_calls: l.l30dCalls, l30d_unique_payers: l.l30dUniquePayers, last_called_at: l.lastCalledAt, raw: l.raw,
+    url_normalized: l.urlNormalized,
+    method: l.method,
+    url: l.url,
+    service_id: l.serviceId,
+    provider_id: l.provider.id,
+    host: l.host,
+    domain: l.domain,
+    category: l.category,
+    tags: l.tags,
+    description: l.description,
+    price_usdc: l.priceUsdc,
+    price_atomic: l.priceAtomic,
+    currency: l.currency,
+    network: l.network,
+    asset: l.asset,
+    pay_to: l.payTo,
+    x402_version: l.x402Version,
+    resource_type: l.resourceType,
+    source_url: source,
+    l30d_calls: l.l30dCalls,
+    l30d_unique_payers: l.l30dUniquePayers,
+    last_called_at: l.lastCalledAt,
+    raw: l.raw,
     next_probe_at: firstProbeAt(now, l.urlNormalized, l.method),
   };
 }
@@ -68,7 +104,16 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
   // One lock order for every writer: concurrent ingesters cannot deadlock on shared listings.
   const records = batch.map((l) => record(l, source, now)).sort((a, b) => (keyOf(a.url_normalized, a.method) < keyOf(b.url_normalized, b.method) ? -1 : 1));
   const keys = JSON.stringify(records.map((r) => ({ url_normalized: r.url_normalized, method: r.method })));
-  const { rows: known } = await sql<{ url_normalized: string; method: string; is_active: boolean; price_atomic: string | null; currency: string | null; service_id: string; provider_id: string | null; category: string | null }>`
+  const { rows: known } = await sql<{
+    url_normalized: string;
+    method: string;
+    is_active: boolean;
+    price_atomic: string | null;
+    currency: string | null;
+    service_id: string;
+    provider_id: string | null;
+    category: string | null;
+  }>`
     select l.url_normalized, l.method, l.is_active, l.price_atomic, l.currency, l.service_id, l.provider_id, l.category
     from listings as l join jsonb_to_recordset(${keys}::jsonb) as k(url_normalized text, method text) using (url_normalized, method)`.execute(db);
   const prev = new Map(known.map((r) => [keyOf(r.url_normalized, r.method), r]));
@@ -85,7 +130,14 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
     }
     seen.push(r);
     if (!p.is_active) counts.reactivated++;
-    else if (p.price_atomic !== r.price_atomic || p.currency !== r.currency || p.service_id !== r.service_id || p.provider_id !== r.provider_id || p.category !== r.category) counts.updated++;
+    else if (
+      p.price_atomic !== r.price_atomic ||
+      p.currency !== r.currency ||
+      p.service_id !== r.service_id ||
+      p.provider_id !== r.provider_id ||
+      p.category !== r.category
+    )
+      counts.updated++;
   }
   if (seen.length > 0) {
     await sql`

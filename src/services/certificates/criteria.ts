@@ -100,7 +100,15 @@ const CHECKS: readonly Check[] = [
 ];
 
 function report(check: Pick<Check, "id" | "description" | "required">, met: boolean, observed: Observed, failing: FailingListing[]): CriterionReport {
-  return { id: check.id, description: check.description, required: check.required, met, observed, failing: failing.slice(0, C.maxFailingReported), failing_count: failing.length };
+  return {
+    id: check.id,
+    description: check.description,
+    required: check.required,
+    met,
+    observed,
+    failing: failing.slice(0, C.maxFailingReported),
+    failing_count: failing.length,
+  };
 }
 
 /**

@@ -72,5 +72,9 @@ export async function evidenceForScope(db: Kysely<Database>, scope: Scope, limit
 /** The listings a certificate covered, as they stand now (inactive ones included). */
 export async function evidenceForListings(db: Kysely<Database>, ids: readonly number[]): Promise<ListingEvidence[]> {
   if (ids.length === 0) return [];
-  return (await select(db).where("l.id", "in", [...ids]).execute()).map(toEvidence);
+  return (
+    await select(db)
+      .where("l.id", "in", [...ids])
+      .execute()
+  ).map(toEvidence);
 }

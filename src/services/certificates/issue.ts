@@ -36,8 +36,7 @@ export interface IssuedCertificate {
 }
 
 export type IssueResult =
-  | { verified: true; certificate: IssuedCertificate }
-  | { verified: false; url: string; name: string; criteria: CriterionReport[]; failed: CriterionReport[] };
+  { verified: true; certificate: IssuedCertificate } | { verified: false; url: string; name: string; criteria: CriterionReport[]; failed: CriterionReport[] };
 
 export interface IssueDeps {
   db: Kysely<Database>;
@@ -64,12 +63,29 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
   const links = certificateLinks(deps.publicBaseUrl, certId);
   const key = await activeSigningKey(deps.db);
   const jws = await signCertificate(key, {
-    certId, url: scope.pattern, name: input.name, tier: "verified", listings: listings.length, criteria,
-    pageUrl: links.pageUrl, issuedAt, validUntil, issuer: deps.publicBaseUrl,
+    certId,
+    url: scope.pattern,
+    name: input.name,
+    tier: "verified",
+    listings: listings.length,
+    criteria,
+    pageUrl: links.pageUrl,
+    issuedAt,
+    validUntil,
+    issuer: deps.publicBaseUrl,
   });
   const row = {
-    url_pattern: scope.pattern, name: input.name, listing_ids: listings.map((l) => l.id), tier: "verified" as const, verified: true,
-    criteria: JSON.stringify({ reports: criteria }), jws, kid: key.kid, issued_at: issuedAt, valid_until: validUntil, payer_address: input.payer ?? null,
+    url_pattern: scope.pattern,
+    name: input.name,
+    listing_ids: listings.map((l) => l.id),
+    tier: "verified" as const,
+    verified: true,
+    criteria: JSON.stringify({ reports: criteria }),
+    jws,
+    kid: key.kid,
+    issued_at: issuedAt,
+    valid_until: validUntil,
+    payer_address: input.payer ?? null,
   };
   // A payment whose settlement failed may be retried with the same authorization (the ledger
   // hands back the same payment id): the retry replaces the certificate it had stored.
@@ -81,8 +97,17 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
   return {
     verified: true,
     certificate: {
-      certId, verified: true, tier: "verified", url: scope.pattern, name: input.name, ...links,
-      issuedAt: issuedAt.toISOString(), validUntil: validUntil.toISOString(), listings_covered: listings.length, criteria, jws,
+      certId,
+      verified: true,
+      tier: "verified",
+      url: scope.pattern,
+      name: input.name,
+      ...links,
+      issuedAt: issuedAt.toISOString(),
+      validUntil: validUntil.toISOString(),
+      listings_covered: listings.length,
+      criteria,
+      jws,
     },
   };
 }

@@ -9,8 +9,7 @@ import { normalizeUrl } from "../../lib/url-normalize.js";
  *   https://api.example.com/v1/*          prefix: every URL starting https://api.example.com/v1/
  */
 export type Scope =
-  | { kind: "endpoint"; pattern: string; host: string; url: string }
-  | { kind: "origin" | "prefix"; pattern: string; host: string; prefix: string };
+  { kind: "endpoint"; pattern: string; host: string; url: string } | { kind: "origin" | "prefix"; pattern: string; host: string; prefix: string };
 
 export type ScopeResult = { ok: true; scope: Scope } | { ok: false; message: string };
 

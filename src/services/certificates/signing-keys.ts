@@ -53,7 +53,13 @@ export async function publicJwks(db: Kysely<Database>, now: Date): Promise<{ key
     .where((eb) =>
       eb.or([
         eb("k.retired_at", "is", null),
-        eb.exists(eb.selectFrom("certificates as c").select(sql`1`.as("one")).whereRef("c.kid", "=", "k.kid").where("c.valid_until", ">", now)),
+        eb.exists(
+          eb
+            .selectFrom("certificates as c")
+            .select(sql`1`.as("one"))
+            .whereRef("c.kid", "=", "k.kid")
+            .where("c.valid_until", ">", now),
+        ),
       ]),
     )
     .orderBy("k.created_at")

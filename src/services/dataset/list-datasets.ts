@@ -42,7 +42,12 @@ export async function listDatasets(db: Kysely<Database>, limit = 100): Promise<P
  * A downloadable file, looked up by build id and one of the known file names only, so no
  * request path ever reaches the file system.
  */
-export async function findDatasetFile(db: Kysely<Database>, dataDir: string, id: string, name: string): Promise<(PublishedFile & { path: string; period: string }) | undefined> {
+export async function findDatasetFile(
+  db: Kysely<Database>,
+  dataDir: string,
+  id: string,
+  name: string,
+): Promise<(PublishedFile & { path: string; period: string }) | undefined> {
   if (!/^\d{1,15}$/.test(id) || !isDatasetFileName(name)) return undefined;
   const row = await db.selectFrom("datasets").selectAll().where("id", "=", Number(id)).executeTakeFirst();
   if (!row) return undefined;

@@ -10,7 +10,10 @@ import { DATASET } from "./constants.js";
  */
 export async function buildIfDue(deps: DatasetDeps & { dialect: DbDialect }): Promise<DatasetBuild | undefined> {
   const now = deps.clock.now();
-  const newest = await deps.db.selectFrom("datasets").select((eb) => eb.fn.max("built_at").as("at")).executeTakeFirst();
+  const newest = await deps.db
+    .selectFrom("datasets")
+    .select((eb) => eb.fn.max("built_at").as("at"))
+    .executeTakeFirst();
   if (newest?.at && now.getTime() - new Date(newest.at).getTime() < DATASET.rebuildAfterMs) return undefined;
   // The build reads and writes through deps.db; the lock's transaction only holds the lock.
   const done = await runExclusive(deps, LOCKS.datasetBuild, () => buildDataset(deps));

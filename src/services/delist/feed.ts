@@ -27,7 +27,9 @@ const recoveredItem = (r: RecoveredListing) => ({
 export async function delistSnapshot(ctx: Ctx, opts: { scope: DelistScope; limit: number }) {
   const now = ctx.clock.now();
   const flagged = (await flaggedListings(ctx.db.db, now)).filter((f) => inScope(f.reasons, opts.scope)).sort(byStreak);
-  const recovered = (await recoveredListings(ctx.db.db, addDays(utcDay(now), -(DELIST.snapshotRecoveredDays - 1)), now)).filter((r) => inScope(r.wasReasons, opts.scope));
+  const recovered = (await recoveredListings(ctx.db.db, addDays(utcDay(now), -(DELIST.snapshotRecoveredDays - 1)), now)).filter((r) =>
+    inScope(r.wasReasons, opts.scope),
+  );
   const byReason = Object.fromEntries(scopeReasons(opts.scope).map((reason) => [reason, flagged.filter((f) => f.reasons.includes(reason)).length]));
   const newSince = now.getTime() - DELIST.newlyFlaggedMs;
   return {
@@ -64,7 +66,9 @@ export async function delistDiff(ctx: Ctx, opts: { since: Date; scope: DelistSco
   const now = ctx.clock.now();
   const since = opts.since.getTime();
   const flagged = (await flaggedListings(ctx.db.db, now)).filter((f) => inScope(f.reasons, opts.scope) && f.firstFlaggedAt.getTime() > since).sort(byStreak);
-  const recovered = (await recoveredListings(ctx.db.db, utcDay(opts.since), now)).filter((r) => inScope(r.wasReasons, opts.scope) && r.flaggedUntil.getTime() > since);
+  const recovered = (await recoveredListings(ctx.db.db, utcDay(opts.since), now)).filter(
+    (r) => inScope(r.wasReasons, opts.scope) && r.flaggedUntil.getTime() > since,
+  );
   return {
     generated_at: now.toISOString(),
     mode: "diff" as const,

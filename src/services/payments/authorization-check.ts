@@ -47,7 +47,12 @@ export function typedDataOf(auth: Eip3009Authorization, req: PaymentRequirements
  * lookup or facilitator call: everything in a settled authorization is public on chain, so a
  * payment must prove its signer before the service says anything about that authorization.
  */
-export async function authorizationProblem(signed: SignedAuthorization, req: PaymentRequirements, nowSeconds: bigint, smart?: SmartSignatureCheck): Promise<string | null> {
+export async function authorizationProblem(
+  signed: SignedAuthorization,
+  req: PaymentRequirements,
+  nowSeconds: bigint,
+  smart?: SmartSignatureCheck,
+): Promise<string | null> {
   const auth = signed.authorization;
   if (!isAddressEqual(auth.to, req.payTo as Address)) return `the authorization pays ${auth.to}, not ${req.payTo}`;
   if (BigInt(auth.value) !== BigInt(req.amount)) return `the authorization is for ${auth.value}, the price is ${req.amount} (atomic units)`;

@@ -65,9 +65,28 @@ export interface PaymentLedger {
 }
 
 export function createPaymentLedger(db: Kysely<Database>, now: () => Date): PaymentLedger {
-  const rowColumns = ["id", "status", "route", "network", "payer", "tx_hash as txHash", "identifier_hash as identifierHash", "sealed_answer as sealedAnswer"] as const;
-  const move = async (claim: PaymentClaim, status: PaymentStatus, set: { error?: string | null; tx_hash?: string | null; sealed_answer?: string | null }, from: readonly PaymentStatus[]) => {
-    const done = await db.updateTable("payments").set({ status, ...set, updated_at: now() }).where("id", "=", claim.id).where("status", "in", from).executeTakeFirst();
+  const rowColumns = [
+    "id",
+    "status",
+    "route",
+    "network",
+    "payer",
+    "tx_hash as txHash",
+    "identifier_hash as identifierHash",
+    "sealed_answer as sealedAnswer",
+  ] as const;
+  const move = async (
+    claim: PaymentClaim,
+    status: PaymentStatus,
+    set: { error?: string | null; tx_hash?: string | null; sealed_answer?: string | null },
+    from: readonly PaymentStatus[],
+  ) => {
+    const done = await db
+      .updateTable("payments")
+      .set({ status, ...set, updated_at: now() })
+      .where("id", "=", claim.id)
+      .where("status", "in", from)
+      .executeTakeFirst();
     return done.numUpdatedRows > 0n;
   };
   return {
@@ -76,14 +95,30 @@ export function createPaymentLedger(db: Kysely<Database>, now: () => Date): Paym
     async claim(input) {
       const at = now();
       const fresh = {
-        status: "claimed" as const, request_id: input.requestId, route: input.route, payer: input.payer, identifier_hash: input.identifierHash,
-        sealed_answer: null, tx_hash: null, error: null, created_at: at, updated_at: at,
+        status: "claimed" as const,
+        request_id: input.requestId,
+        route: input.route,
+        payer: input.payer,
+        identifier_hash: input.identifierHash,
+        sealed_answer: null,
+        tx_hash: null,
+        error: null,
+        created_at: at,
+        updated_at: at,
       };
       const row = await db
         .insertInto("payments")
         .values({
-          ...fresh, authorization_key: input.key, network: input.network, scheme: input.scheme, asset: input.asset, pay_to: input.payTo,
-          amount_atomic: input.amountAtomic, authorizer: input.authorizer.toLowerCase(), nonce: input.nonce.toLowerCase(), valid_before: input.validBefore,
+          ...fresh,
+          authorization_key: input.key,
+          network: input.network,
+          scheme: input.scheme,
+          asset: input.asset,
+          pay_to: input.payTo,
+          amount_atomic: input.amountAtomic,
+          authorizer: input.authorizer.toLowerCase(),
+          nonce: input.nonce.toLowerCase(),
+          valid_before: input.validBefore,
         })
         .onConflict((oc) => oc.column("authorization_key").doUpdateSet(fresh).where("payments.status", "in", RECLAIMABLE))
         .returning("id")
@@ -91,8 +126,13 @@ export function createPaymentLedger(db: Kysely<Database>, now: () => Date): Paym
       return row ? { id: row.id, key: input.key } : undefined;
     },
     async releaseUnconfirmed(key, requestId, reason) {
-      await db.updateTable("payments").set({ status: "released", error: reason, updated_at: now() })
-        .where("authorization_key", "=", key).where("request_id", "=", requestId).where("status", "=", "claimed").execute();
+      await db
+        .updateTable("payments")
+        .set({ status: "released", error: reason, updated_at: now() })
+        .where("authorization_key", "=", key)
+        .where("request_id", "=", requestId)
+        .where("status", "=", "claimed")
+        .execute();
     },
     release: async (claim, reason) => void (await move(claim, "released", { error: reason }, ["claimed"])),
     settling: (claim, sealed) => move(claim, "settling", { sealed_answer: sealed }, ["claimed"]),
@@ -101,8 +141,11 @@ export function createPaymentLedger(db: Kysely<Database>, now: () => Date): Paym
     // The chain is the truth: a confirmed settlement wins over whatever the row says.
     async settled(claim, s) {
       const at = now();
-      await db.updateTable("payments").set({ status: "settled", tx_hash: s.transaction, network: s.network, payer: s.payer, settled_at: at, updated_at: at, error: null })
-        .where("id", "=", claim.id).execute();
+      await db
+        .updateTable("payments")
+        .set({ status: "settled", tx_hash: s.transaction, network: s.network, payer: s.payer, settled_at: at, updated_at: at, error: null })
+        .where("id", "=", claim.id)
+        .execute();
     },
   };
 }

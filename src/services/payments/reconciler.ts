@@ -29,7 +29,7 @@ const BATCH = 100;
  */
 export async function reconcilePayments(deps: ReconcilerDeps): Promise<ReconcileResult> {
   const result: ReconcileResult = { settled: 0, released: 0, failed: 0, waiting: 0 };
-  const chainNow = BigInt(Math.floor((deps.chainNowSeconds?.() ?? Date.now() / 1000)));
+  const chainNow = BigInt(Math.floor(deps.chainNowSeconds?.() ?? Date.now() / 1000));
   const rows = await deps.db
     .selectFrom("payments")
     .select(["id", "status", "request_id", "asset", "authorizer", "nonce", "valid_before", "network", "payer"])
@@ -43,8 +43,13 @@ export async function reconcilePayments(deps: ReconcilerDeps): Promise<Reconcile
     const outcome = await deps.chain.authorizationOutcome(row.asset, row.authorizer, row.nonce);
     const move = async (status: PaymentStatus, set: { tx_hash?: string; settled_at?: Date; error?: string | null }) => {
       const at = deps.now();
-      const done = await deps.db.updateTable("payments").set({ status, ...set, updated_at: at })
-        .where("id", "=", row.id).where("status", "=", row.status).where("request_id", "=", row.request_id).executeTakeFirst();
+      const done = await deps.db
+        .updateTable("payments")
+        .set({ status, ...set, updated_at: at })
+        .where("id", "=", row.id)
+        .where("status", "=", row.status)
+        .where("request_id", "=", row.request_id)
+        .executeTakeFirst();
       return done.numUpdatedRows > 0n;
     };
     const expired = row.valid_before !== null && BigInt(row.valid_before) <= chainNow;
@@ -53,7 +58,8 @@ export async function reconcilePayments(deps: ReconcilerDeps): Promise<Reconcile
     } else if (outcome.state === "canceled") {
       if (await move("failed", { error: "the payer canceled the authorization on chain" })) result.failed++;
     } else if (outcome.state === "unused" && (row.status === "claimed" || expired)) {
-      if (await move("released", { error: expired ? "reconciled: unused on chain and expired" : "reconciled: never settled, unused on chain" })) result.released++;
+      if (await move("released", { error: expired ? "reconciled: unused on chain and expired" : "reconciled: never settled, unused on chain" }))
+        result.released++;
     } else {
       result.waiting++;
     }

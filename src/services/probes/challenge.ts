@@ -96,5 +96,4 @@ export function selectAccept(challenge: Challenge, listing: PriceContext): Chall
 }
 
 /** The listing's price in USDC (6 decimals) as a decimal string. */
-export const priceUsdcOf = (challenge: Challenge, listing: PriceContext): string =>
-  atomicToUsdc(selectAccept(challenge, listing).amountAtomic);
+export const priceUsdcOf = (challenge: Challenge, listing: PriceContext): string => atomicToUsdc(selectAccept(challenge, listing).amountAtomic);

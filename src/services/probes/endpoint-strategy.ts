@@ -43,15 +43,19 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         ) as ranked
         where rn <= ${perHost}
       )`;
-      const rows = await claim<{ id: number; url: string; method: string; host: string; network: string | null; asset: string | null }, "listings">(db, LISTINGS, {
-        owner,
-        now,
-        leaseMs,
-        alias: "l",
-        pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
-        set: (until) => [sql`next_probe_at = ${until}`],
-        returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset`,
-      });
+      const rows = await claim<{ id: number; url: string; method: string; host: string; network: string | null; asset: string | null }, "listings">(
+        db,
+        LISTINGS,
+        {
+          owner,
+          now,
+          leaseMs,
+          alias: "l",
+          pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
+          set: (until) => [sql`next_probe_at = ${until}`],
+          returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset`,
+        },
+      );
       return rows.map((r) => ({ listingId: Number(r.id), url: r.url, method: r.method, host: r.host, network: r.network, asset: r.asset }));
     },
 
@@ -82,7 +86,14 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
       });
     },
 
-    release: (db, owner, jobs, now) => release(db, LISTINGS, owner, jobs.map((j) => j.listingId), now),
+    release: (db, owner, jobs, now) =>
+      release(
+        db,
+        LISTINGS,
+        owner,
+        jobs.map((j) => j.listingId),
+        now,
+      ),
 
     isError: (result) => result.outcome === "error",
     listingIdOf: (job) => job.listingId,

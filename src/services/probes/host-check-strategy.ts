@@ -1,13 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { claim, complete, release, type LeaseTable } from "../../db/jobs/lease.js";
 import type { Database } from "../../db/schema.js";
-import {
-  HOST_CHECK_CLAIM_BATCH_SIZE,
-  HOST_CHECK_INTERVAL_MS,
-  HOST_CHECK_RETRY_MS,
-  HOST_DISCOVERY_INTERVAL_MS,
-  LEASE_MS,
-} from "./constants.js";
+import { HOST_CHECK_CLAIM_BATCH_SIZE, HOST_CHECK_INTERVAL_MS, HOST_CHECK_RETRY_MS, HOST_DISCOVERY_INTERVAL_MS, LEASE_MS } from "./constants.js";
 import { checkHost, type HostCheckJob, type HostCheckResult } from "./host-check.js";
 import type { ProbeMetrics } from "./metrics.js";
 import type { ProbeStrategy } from "./types.js";
@@ -84,7 +78,14 @@ export function hostCheckStrategy(metrics: ProbeMetrics): ProbeStrategy<HostChec
       });
     },
 
-    release: (db, owner, jobs, now) => release(db, HOSTS, owner, jobs.map((j) => j.host), now),
+    release: (db, owner, jobs, now) =>
+      release(
+        db,
+        HOSTS,
+        owner,
+        jobs.map((j) => j.host),
+        now,
+      ),
 
     isError: (result) => result.status === "inconclusive",
     listingIdOf: () => undefined,

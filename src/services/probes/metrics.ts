@@ -15,28 +15,38 @@ function reuse<T>(registry: Registry, name: string, create: () => T): T {
 export function probeMetrics(registry: Registry): ProbeMetrics {
   const registers = [registry];
   return {
-    probes: reuse(registry, "lookout_probes_total", () =>
-      new Counter({ name: "lookout_probes_total", help: "Endpoint probes by outcome", labelNames: ["outcome"], registers }),
+    probes: reuse(
+      registry,
+      "lookout_probes_total",
+      () => new Counter({ name: "lookout_probes_total", help: "Endpoint probes by outcome", labelNames: ["outcome"], registers }),
     ),
-    probeDuration: reuse(registry, "lookout_probe_duration_seconds", () =>
-      new Histogram({
-        name: "lookout_probe_duration_seconds",
-        help: "Time to response headers of endpoint probes that got a response",
-        labelNames: ["outcome"],
-        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
-        registers,
-      }),
+    probeDuration: reuse(
+      registry,
+      "lookout_probe_duration_seconds",
+      () =>
+        new Histogram({
+          name: "lookout_probe_duration_seconds",
+          help: "Time to response headers of endpoint probes that got a response",
+          labelNames: ["outcome"],
+          buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+          registers,
+        }),
     ),
-    cycleDuration: reuse(registry, "lookout_probe_cycle_duration_seconds", () =>
-      new Histogram({
-        name: "lookout_probe_cycle_duration_seconds",
-        help: "Duration of prober cycles (claim, probe, record, host checks, snapshots)",
-        buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
-        registers,
-      }),
+    cycleDuration: reuse(
+      registry,
+      "lookout_probe_cycle_duration_seconds",
+      () =>
+        new Histogram({
+          name: "lookout_probe_cycle_duration_seconds",
+          help: "Duration of prober cycles (claim, probe, record, host checks, snapshots)",
+          buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+          registers,
+        }),
     ),
-    hostChecks: reuse(registry, "lookout_host_checks_total", () =>
-      new Counter({ name: "lookout_host_checks_total", help: "Host checks by result", labelNames: ["result"], registers }),
+    hostChecks: reuse(
+      registry,
+      "lookout_host_checks_total",
+      () => new Counter({ name: "lookout_host_checks_total", help: "Host checks by result", labelNames: ["result"], registers }),
     ),
   };
 }

@@ -17,7 +17,8 @@ export function decoyProbability(input: SignalInput, verdict: Verdict): number {
   const neverPaid = verdict.warnings.includes("never_paid_zombie") ? 1 : input.l30dCalls === 0 ? 0.5 : 0;
   const hostTrap = input.wildcard402 || input.spaFallback ? 1 : 0;
   const probes = input.probes7d > 0 ? input.probes7d : input.probes1h;
-  const healthy = input.probes7d > 0 ? input.healthy7d : input.probes1h > 0 ? Math.round((input.healthy30m / Math.max(1, input.probes30m)) * input.probes1h) : 0;
+  const healthy =
+    input.probes7d > 0 ? input.healthy7d : input.probes1h > 0 ? Math.round((input.healthy30m / Math.max(1, input.probes30m)) * input.probes1h) : 0;
   const errors = probes > 0 ? 1 - healthy / probes : 0;
   const scores: Array<[number, number]> = [
     [DECOY_BLEND.price, priceExtremity(input.priceUsdc)],

@@ -44,7 +44,10 @@ export function createReportsService(
         return seen.has(key) ? false : (seen.add(key), true);
       });
       const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows));
-      return batchEnvelope(unique.map((url, i) => ({ url, subject: found[i]! })), clock.now());
+      return batchEnvelope(
+        unique.map((url, i) => ({ url, subject: found[i]! })),
+        clock.now(),
+      );
     },
 
     async forensics(url: string, rows: Promise<CatalogRows> = find([url])) {

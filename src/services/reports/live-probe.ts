@@ -31,11 +31,22 @@ export interface LiveProber {
 export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean; publicBaseUrl: string }): LiveProber {
   const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
   const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 2, globalConcurrency: 64 });
-  const http: HttpClient = createHttpClient({ dispatcher, limiter, timeoutMs: LIVE_PROBE.budgetMs, maxBodyBytes: PROBE_BODY_CAP_BYTES, userAgent: `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})` });
+  const http: HttpClient = createHttpClient({
+    dispatcher,
+    limiter,
+    timeoutMs: LIVE_PROBE.budgetMs,
+    maxBodyBytes: PROBE_BODY_CAP_BYTES,
+    userAgent: `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})`,
+  });
 
   return {
     async observe(url, now) {
-      const cached = await db.selectFrom("live_probe_cache").select("result").where("url_normalized", "=", url).where("expires_at", ">", now).executeTakeFirst();
+      const cached = await db
+        .selectFrom("live_probe_cache")
+        .select("result")
+        .where("url_normalized", "=", url)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
       if (cached) return cached.result as unknown as LiveObservation;
       const host = new URL(url).host;
       if (!(await takeHostBudget(db, host, now))) return null;

@@ -64,9 +64,9 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
   slow: (s) => s.avgLatency1hMs !== null && s.avgLatency1hMs >= T.slowAvgLatencyMs,
   new_provider: (s, now) => s.serviceSince !== null && now - s.serviceSince.getTime() < T.newProviderAgeMs,
-  never_paid_zombie: (s, now) =>
-    s.listedSince !== null && now - s.listedSince.getTime() >= T.neverPaidListedMs && s.l30dCalls === 0 && s.lastCalledAt === null,
-  proxy_markup: (s) => s.priceUsdc !== null && s.markupReferenceUsdc !== null && s.markupReferenceUsdc > 0 && s.priceUsdc >= T.proxyMarkupRatio * s.markupReferenceUsdc,
+  never_paid_zombie: (s, now) => s.listedSince !== null && now - s.listedSince.getTime() >= T.neverPaidListedMs && s.l30dCalls === 0 && s.lastCalledAt === null,
+  proxy_markup: (s) =>
+    s.priceUsdc !== null && s.markupReferenceUsdc !== null && s.markupReferenceUsdc > 0 && s.priceUsdc >= T.proxyMarkupRatio * s.markupReferenceUsdc,
   wildcard_402: (s) => s.wildcard402,
   spa_fallback: (s) => s.spaFallback,
   dead_7d: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
@@ -105,6 +105,7 @@ function actionFor(warnings: WarningCode[], ok: boolean, confidence: number, kno
 
 /** The blacklist reasons among a verdict's warnings (spec 2.1: only four may appear). */
 export const blacklistReasons = (warnings: readonly WarningCode[]) =>
-  warnings.filter((w): w is "decoy_price_extreme" | "zombie" | "dead_7d" | "mostly_dead" =>
-    w === "decoy_price_extreme" || w === "zombie" || w === "dead_7d" || w === "mostly_dead",
+  warnings.filter(
+    (w): w is "decoy_price_extreme" | "zombie" | "dead_7d" | "mostly_dead" =>
+      w === "decoy_price_extreme" || w === "zombie" || w === "dead_7d" || w === "mostly_dead",
   );

@@ -9,10 +9,15 @@ import type { Database } from "../../db/schema.js";
  * its row's work on the request path, so this list holds only what the reports read.
  */
 export function selectReportRows(db: Kysely<Database>) {
-  return fromListings(db)
-    // LIMIT 1 keeps the lateral subquery a per-row index probe: without it the planner flattens it into the plain join.
-    .leftJoinLateral((eb) => eb.selectFrom("host_checks").selectAll().whereRef("host_checks.host", "=", "l.host").limit(sql.lit(1)).as("h"), (join) => join.onTrue())
-    .select(reportColumns);
+  return (
+    fromListings(db)
+      // LIMIT 1 keeps the lateral subquery a per-row index probe: without it the planner flattens it into the plain join.
+      .leftJoinLateral(
+        (eb) => eb.selectFrom("host_checks").selectAll().whereRef("host_checks.host", "=", "l.host").limit(sql.lit(1)).as("h"),
+        (join) => join.onTrue(),
+      )
+      .select(reportColumns)
+  );
 }
 
 /**
@@ -24,7 +29,21 @@ export function selectListingRows(db: Kysely<Database>) {
   return fromListings(db)
     .leftJoin("host_checks as h", "h.host", "l.host")
     .select(reportColumns)
-    .select(["l.method", "l.host", "l.provider_id", "l.domain", "l.category", "l.tags", "s.computed_at", "s.errors_30m", "s.uptime_48h_pct", "s.uptime_7d_pct", "s.last_outcome", "s.flagged_since", "h.effective_count"]);
+    .select([
+      "l.method",
+      "l.host",
+      "l.provider_id",
+      "l.domain",
+      "l.category",
+      "l.tags",
+      "s.computed_at",
+      "s.errors_30m",
+      "s.uptime_48h_pct",
+      "s.uptime_7d_pct",
+      "s.last_outcome",
+      "s.flagged_since",
+      "h.effective_count",
+    ]);
 }
 
 const fromListings = (db: Kysely<Database>) =>

@@ -56,7 +56,10 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
       const rest = new URL(r.url_normalized).pathname.split(upstreamHost)[1] ?? "/";
       const exact = byHostPath.get(upstreamHost + (rest.startsWith("/") ? rest : `/${rest}`));
       const exactPrice = exact ? priceOf(exact) : null;
-      const hostPrices = (byHost.get(upstreamHost) ?? []).map(priceOf).filter((p): p is number => p !== null).sort((a, b) => a - b);
+      const hostPrices = (byHost.get(upstreamHost) ?? [])
+        .map(priceOf)
+        .filter((p): p is number => p !== null)
+        .sort((a, b) => a - b);
       const median = quantile(hostPrices, 0.5);
       const floor = categoryFloor.get(r.category ?? "other") ?? null;
       const reference = exactPrice ?? median ?? floor;
@@ -67,7 +70,9 @@ export function markupFor(rows: readonly ListingRow[]): Map<number, Markup> {
           confidence: "high",
           evidence: [
             `the URL wraps the listed origin ${upstreamHost}`,
-            exact && exactPrice !== null ? `the upstream listing ${exact.url_normalized} charges ${exactPrice} USDC` : `reference ${reference} USDC from ${median !== null ? "the upstream origin's median price" : "the category floor price"}`,
+            exact && exactPrice !== null
+              ? `the upstream listing ${exact.url_normalized} charges ${exactPrice} USDC`
+              : `reference ${reference} USDC from ${median !== null ? "the upstream origin's median price" : "the category floor price"}`,
           ],
         });
       }

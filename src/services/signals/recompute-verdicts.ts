@@ -20,7 +20,10 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * catalog products read one row instead of scanning; rows whose verdict and context did not
  * change are left alone. `db` may be a transaction of the handle's database (on PostgreSQL).
  */
-export async function recomputeVerdicts({ db, generation }: Pick<DbHandle, "db" | "generation">, now: Date): Promise<{ listings: number; written: number; ms: number }> {
+export async function recomputeVerdicts(
+  { db, generation }: Pick<DbHandle, "db" | "generation">,
+  now: Date,
+): Promise<{ listings: number; written: number; ms: number }> {
   const started = performance.now();
   const rows = await selectListingRows(db)
     .select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"])
@@ -82,7 +85,10 @@ interface StoredVerdict extends ListingRow {
 }
 
 /** Whether the snapshot already holds this verdict (the context compared as the JSON it is stored as). */
-function unchanged(row: StoredVerdict, v: { warnings: string[]; critical: boolean; blacklist: string[]; delist: string[]; risk: number; flagged_since: string | null; context: SignalContext }): boolean {
+function unchanged(
+  row: StoredVerdict,
+  v: { warnings: string[]; critical: boolean; blacklist: string[]; delist: string[]; risk: number; flagged_since: string | null; context: SignalContext },
+): boolean {
   return (
     row.computed_at !== null &&
     row.critical === v.critical &&

@@ -34,5 +34,4 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
 }
 
 /** The context a snapshot carries, if the recompute has written one. */
-export const storedContext = (row: ReportRow): SignalContext | null =>
-  ((row.detail as { context?: SignalContext } | null)?.context ?? null);
+export const storedContext = (row: ReportRow): SignalContext | null => (row.detail as { context?: SignalContext } | null)?.context ?? null;

@@ -35,7 +35,11 @@ export async function recomputeSnapshots(ctx: SnapshotContext, listingIds?: read
       .limit(SNAPSHOT_BATCH_SIZE)
       .execute();
     if (page.length === 0) return written;
-    written += await upsertEvidence(db, page.map((r) => Number(r.id)), now);
+    written += await upsertEvidence(
+      db,
+      page.map((r) => Number(r.id)),
+      now,
+    );
     after = Number(page[page.length - 1]!.id);
   }
 }

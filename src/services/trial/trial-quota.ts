@@ -60,7 +60,12 @@ export function createTrialQuota(
   handle: Pick<DbHandle, "db" | "prepared">,
   { batchMax = TRIAL_BATCH_MAX }: { batchMax?: number } = {},
 ): (call: TrialCall, now: Date) => Promise<PreflightReport | undefined> {
-  const count = createTrialCounts<PreflightReport>(handle, { perIpPerDay: TRIAL.perIpPerDay, perHostPerDay: TRIAL.perHostPerDay, cacheSeconds: TRIAL.cacheSeconds, batchMax });
+  const count = createTrialCounts<PreflightReport>(handle, {
+    perIpPerDay: TRIAL.perIpPerDay,
+    perHostPerDay: TRIAL.perHostPerDay,
+    cacheSeconds: TRIAL.cacheSeconds,
+    batchMax,
+  });
   return async (call, now) => {
     const counted = await count({ ...call, at: now });
     if (counted.refusedBy) throw new TrialLimitExceeded(counted.refusedBy, counted.refusedBy === "ip" ? TRIAL.perIpPerDay : TRIAL.perHostPerDay, now);

@@ -1,5 +1,13 @@
 // What a caller sees (limits, the delivery schedule) is wire vocabulary, in src/contracts.
-export { DEFAULT_SIGNALS, DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, MAX_SIGNALS, MAX_WEBHOOK_URL_LENGTH, RETRY_DELAYS_MS, RETRY_JITTER } from "../../contracts/watch/limits.js";
+export {
+  DEFAULT_SIGNALS,
+  DELIVERY_TIMEOUT_MS,
+  MAX_ATTEMPTS,
+  MAX_SIGNALS,
+  MAX_WEBHOOK_URL_LENGTH,
+  RETRY_DELAYS_MS,
+  RETRY_JITTER,
+} from "../../contracts/watch/limits.js";
 
 /**
  * Every number that shapes watches and webhook delivery, in one place. docs/webhooks.md

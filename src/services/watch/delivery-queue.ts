@@ -33,33 +33,32 @@ export async function claimDelivery(
   leaseMs: number,
   opts: { firstAttemptsOnly?: boolean } = {},
 ): Promise<ClaimedDelivery | undefined> {
-  const rows = await claim<{ id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer }, "webhook_deliveries">(
-    db,
-    DELIVERIES,
-    {
-      owner,
-      now,
-      leaseMs,
-      alias: "d",
-      pick: {
-        join: sql`join watches as pw on pw.id = p.watch_id`,
-        where: [
-          sql<boolean>`p.status = 'pending'`,
-          sql<boolean>`(${opts.firstAttemptsOnly === true} = false or p.attempts = 0)`,
-          isLive("pw", now),
-          sql<boolean>`not exists (
+  const rows = await claim<
+    { id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer },
+    "webhook_deliveries"
+  >(db, DELIVERIES, {
+    owner,
+    now,
+    leaseMs,
+    alias: "d",
+    pick: {
+      join: sql`join watches as pw on pw.id = p.watch_id`,
+      where: [
+        sql<boolean>`p.status = 'pending'`,
+        sql<boolean>`(${opts.firstAttemptsOnly === true} = false or p.attempts = 0)`,
+        isLive("pw", now),
+        sql<boolean>`not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
           )`,
-        ],
-        orderBy: sql`p.attempts > 0, p.next_attempt_at, p.created_at, p.id`,
-        limit: 1,
-        lock: "update",
-      },
-      from: { table: sql`watches as w`, on: sql<boolean>`w.id = d.watch_id` },
-      returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`,
+      ],
+      orderBy: sql`p.attempts > 0, p.next_attempt_at, p.created_at, p.id`,
+      limit: 1,
+      lock: "update",
     },
-  );
+    from: { table: sql`watches as w`, on: sql<boolean>`w.id = d.watch_id` },
+    returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`,
+  });
   const r = rows[0];
   return r && { id: r.id, watchId: r.watch_id, payload: r.payload, attempts: r.attempts, webhookUrl: r.webhook_url, signingKey: r.signing_key };
 }

@@ -56,7 +56,8 @@ async function evaluate(trx: Kysely<Database>, now: Date): Promise<TransitionSum
   };
 }
 
-const chunks = <T>(rows: readonly T[]) => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => JSON.stringify(rows.slice(i * CHUNK, (i + 1) * CHUNK)));
+const chunks = <T>(rows: readonly T[]) =>
+  Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => JSON.stringify(rows.slice(i * CHUNK, (i + 1) * CHUNK)));
 
 async function writePlan(trx: Kysely<Database>, plan: TransitionPlan, now: Date): Promise<void> {
   const at = now.toISOString();

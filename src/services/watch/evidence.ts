@@ -18,7 +18,11 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   decoy_price_extreme: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.decoyPriceUsdc }),
   suspicious_high_price: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.suspiciousPriceUsdc, decoy_threshold_usdc: T.decoyPriceUsdc }),
   slow: (s) => ({ avg_latency_1h_ms: s.avgLatency1hMs, threshold_ms: T.slowAvgLatencyMs }),
-  new_provider: (s, now) => ({ service_since: iso(s.serviceSince), service_age_hours: hoursSince(s.serviceSince, now), threshold_hours: T.newProviderAgeMs / 3_600_000 }),
+  new_provider: (s, now) => ({
+    service_since: iso(s.serviceSince),
+    service_age_hours: hoursSince(s.serviceSince, now),
+    threshold_hours: T.newProviderAgeMs / 3_600_000,
+  }),
   never_paid_zombie: (s, now) => ({
     listed_since: iso(s.listedSince),
     listed_days: s.listedSince ? Math.floor((now.getTime() - s.listedSince.getTime()) / 86_400_000) : null,
@@ -30,7 +34,13 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   wildcard_402: (s) => ({ wildcard_402_detected: s.wildcard402 }),
   spa_fallback: (s) => ({ spa_fallback_detected: s.spaFallback }),
   dead_7d: (s) => ({ probes_7d: s.probes7d, healthy_7d: s.healthy7d, min_probes: T.dead7dMinProbes }),
-  mostly_dead: (s) => ({ probes_7d: s.probes7d, healthy_7d: s.healthy7d, uptime_7d_pct: pct(s.healthy7d, s.probes7d), threshold_pct: T.mostlyDeadUptimePct, min_probes: T.dead7dMinProbes }),
+  mostly_dead: (s) => ({
+    probes_7d: s.probes7d,
+    healthy_7d: s.healthy7d,
+    uptime_7d_pct: pct(s.healthy7d, s.probes7d),
+    threshold_pct: T.mostlyDeadUptimePct,
+    min_probes: T.dead7dMinProbes,
+  }),
   slow_p99: (s) => ({ p99_latency_7d_ms: s.p99Latency7dMs, threshold_ms: T.slowP99Ms }),
   price_outlier_high: (s) => ({ price_usdc: s.priceUsdc, price_ratio_to_median: s.priceRatioToMedian, threshold_ratio: T.priceOutlierRatio }),
   high_concentration: (s) => ({ concentration_pct: s.concentrationPct, threshold_pct: T.highConcentrationPct }),

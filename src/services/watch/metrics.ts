@@ -15,11 +15,22 @@ function reuse<T>(registry: Registry, name: string, create: () => T): T {
 export function watchMetrics(registry: Registry): WatchMetrics {
   const registers = [registry];
   return {
-    deliveries: reuse(registry, "lookout_webhook_deliveries_total", () =>
-      new Counter({ name: "lookout_webhook_deliveries_total", help: "Webhook delivery attempts and closed alerts by status", labelNames: ["status"], registers }),
+    deliveries: reuse(
+      registry,
+      "lookout_webhook_deliveries_total",
+      () =>
+        new Counter({
+          name: "lookout_webhook_deliveries_total",
+          help: "Webhook delivery attempts and closed alerts by status",
+          labelNames: ["status"],
+          registers,
+        }),
     ),
-    alerts: reuse(registry, "lookout_watch_alerts_total", () =>
-      new Counter({ name: "lookout_watch_alerts_total", help: "Watch alerts raised, by the state the signal moved to", labelNames: ["state"], registers }),
+    alerts: reuse(
+      registry,
+      "lookout_watch_alerts_total",
+      () =>
+        new Counter({ name: "lookout_watch_alerts_total", help: "Watch alerts raised, by the state the signal moved to", labelNames: ["state"], registers }),
     ),
   };
 }

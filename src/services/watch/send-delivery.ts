@@ -60,7 +60,13 @@ export async function sendDelivery(t: Transport, d: ClaimedDelivery): Promise<At
     abort.abort();
   }, t.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   try {
-    const res = await request(d.webhookUrl, { method: "POST", headers: signedHeaders(d, body, t.wallClock()), body, dispatcher: t.dispatcher, signal: abort.signal });
+    const res = await request(d.webhookUrl, {
+      method: "POST",
+      headers: signedHeaders(d, body, t.wallClock()),
+      body,
+      dispatcher: t.dispatcher,
+      signal: abort.signal,
+    });
     await res.body.dump({ limit: RESPONSE_BODY_CAP_BYTES }).catch(() => undefined);
     const code = res.statusCode;
     if (code >= 200 && code < 300) return { delivered: true, statusCode: code };

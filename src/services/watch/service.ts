@@ -41,7 +41,17 @@ export function createWatchService(handle: DbHandle, clock: Clock, metrics: Regi
       const dispatcher = createWebhookDispatcher({ allowPrivate: rules.allowPrivate, lookup: opts.lookup });
       const transport = { dispatcher, allowPrivate: rules.allowPrivate, wallClock: () => new Date(), timeoutMs: opts.deliveryTimeoutMs };
       const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-      const tickDeps = { db, dialect: handle.dialect, clock, log: opts.log, metrics: watchMetrics(metrics), transport, owner, random: opts.random, concurrency: opts.concurrency };
+      const tickDeps = {
+        db,
+        dialect: handle.dialect,
+        clock,
+        log: opts.log,
+        metrics: watchMetrics(metrics),
+        transport,
+        owner,
+        random: opts.random,
+        concurrency: opts.concurrency,
+      };
       return { tick: (signal?: AbortSignal) => runAlerterTick(tickDeps, signal), close: () => dispatcher.close() };
     },
   };

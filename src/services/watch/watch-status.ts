@@ -39,9 +39,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * watch and a wrong or missing secret all give undefined after the same digest comparison.
  */
 export async function authorizedWatch(db: Kysely<Database>, id: string, secret: string | undefined) {
-  const row = UUID.test(id)
-    ? await db.selectFrom("watches as w").selectAll("w").where("w.id", "=", id).where(paidFor("w")).executeTakeFirst()
-    : undefined;
+  const row = UUID.test(id) ? await db.selectFrom("watches as w").selectAll("w").where("w.id", "=", id).where(paidFor("w")).executeTakeFirst() : undefined;
   return secretMatches(row?.secret_hash, secret) ? row : undefined;
 }
 

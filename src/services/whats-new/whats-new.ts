@@ -7,7 +7,13 @@ import type { Clock } from "../../lib/clock.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { CatalogTimeline } from "./catalog-timeline.js";
 
-export const WHATS_NEW = { defaultWindowMs: 24 * 3_600_000, maxAgeMs: 30 * 86_400_000, clockSkewMs: 60_000, defaultLimit: WHATS_NEW_LIMIT.default, maxLimit: WHATS_NEW_LIMIT.max } as const;
+export const WHATS_NEW = {
+  defaultWindowMs: 24 * 3_600_000,
+  maxAgeMs: 30 * 86_400_000,
+  clockSkewMs: 60_000,
+  defaultLimit: WHATS_NEW_LIMIT.default,
+  maxLimit: WHATS_NEW_LIMIT.max,
+} as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -36,7 +42,10 @@ export function createWhatsNewService(handle: Pick<DbHandle, "db" | "generation"
     async changes(since: Date, limit: number, now: Date) {
       const [{ timeline: t, added, removed }, polls] = await Promise.all([
         current(),
-        db.selectFrom("catalog_polls").where("started_at", ">=", since).where("started_at", "<=", now)
+        db
+          .selectFrom("catalog_polls")
+          .where("started_at", ">=", since)
+          .where("started_at", "<=", now)
           .select([sql<number>`count(*)::int`.as("n"), sql<Date | null>`min(started_at)`.as("first"), sql<Date | null>`max(started_at)`.as("last")])
           .executeTakeFirstOrThrow(),
       ]);

@@ -42,7 +42,11 @@ export async function startCatalogServer(items: unknown[] = [], path = "/discove
   });
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? "/", "http://x");
-    const q: PageRequest = { offset: Number(u.searchParams.get("offset") ?? 0), limit: Number(u.searchParams.get("limit") ?? 100), call: state.requests.length + 1 };
+    const q: PageRequest = {
+      offset: Number(u.searchParams.get("offset") ?? 0),
+      limit: Number(u.searchParams.get("limit") ?? 100),
+      call: state.requests.length + 1,
+    };
     state.requests.push(q);
     const fault = state.fault?.(q);
     if (fault === "hang") return void hanging.add(res);

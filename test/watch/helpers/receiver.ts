@@ -38,7 +38,15 @@ export async function startReceiver(): Promise<Receiver> {
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const path = req.url ?? "/";
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-    const r: Received = { path, id: headers["webhook-id"] ?? "", timestamp: headers["webhook-timestamp"] ?? "", body, verified: false, payload: undefined, at: Date.now() };
+    const r: Received = {
+      path,
+      id: headers["webhook-id"] ?? "",
+      timestamp: headers["webhook-timestamp"] ?? "",
+      body,
+      verified: false,
+      payload: undefined,
+      at: Date.now(),
+    };
     const secret = secrets.get(path);
     try {
       if (!secret) throw new Error("no secret trusted for this path");

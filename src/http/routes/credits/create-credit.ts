@@ -26,12 +26,20 @@ export const createCreditRoute = defineRoute({
       payerAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
       createdAt: "2026-11-20T12:00:00.000Z",
       expiresAt: "2027-02-18T12:00:00.000Z",
-      usage: { header: "X-Credit-Id: 6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10", statusUrl: "https://lookout.example/api/v1/credits/6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" },
+      usage: {
+        header: "X-Credit-Id: 6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
+        statusUrl: "https://lookout.example/api/v1/credits/6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
+      },
     },
   },
   handler: async (_input, ctx) => {
     const payment = paidBy(ctx);
-    const credit = await ctx.services.credits.mint({ paymentId: payment.paymentId, payer: payment.payer, network: payment.network, amountAtomic: payment.amountAtomic });
+    const credit = await ctx.services.credits.mint({
+      paymentId: payment.paymentId,
+      payer: payment.payer,
+      network: payment.network,
+      amountAtomic: payment.amountAtomic,
+    });
     return bundleBody(credit, ctx.publicBaseUrl);
   },
   // The bundle id is a bearer token and the payment is public on chain: only the payer's own
@@ -41,7 +49,9 @@ export const createCreditRoute = defineRoute({
     throw new ApiError(
       409,
       "credit_already_minted",
-      credit ? "this payment already minted a credit bundle; it is returned in `credit`" : "this payment already minted a credit bundle; it is returned only to a retry that carries the original payment-identifier",
+      credit
+        ? "this payment already minted a credit bundle; it is returned in `credit`"
+        : "this payment already minted a credit bundle; it is returned only to a retry that carries the original payment-identifier",
       { credit: credit ? bundleBody(credit, ctx.publicBaseUrl) : null },
     );
   },

@@ -10,7 +10,14 @@ export const preflightBatchRoute = defineRoute({
   examples: {
     request: { urls: ["https://premium-signals.example/api/alpha", "https://weather.example/v1/forecast"] },
     response: {
-      results: [{ url: "https://premium-signals.example/api/alpha", ...element, metadata: { ...element.metadata, established: true, has_free_trial: false }, evidence: batchEvidence }],
+      results: [
+        {
+          url: "https://premium-signals.example/api/alpha",
+          ...element,
+          metadata: { ...element.metadata, established: true, has_free_trial: false },
+          evidence: batchEvidence,
+        },
+      ],
       summary: { total: 1, ok: 0, blocked: 1, by_recommended_action: { skip: 1 } },
       observed_at: "2026-11-20T12:00:00.000Z",
       paid_amount: "0.025",

@@ -7,7 +7,12 @@ export const createCertificateRoute = defineRoute({
   ...createCertificateContract,
   examples: { request: { url: "https://weather.example/*", name: "Skycast Weather" }, response: CERTIFICATE_EXAMPLE },
   handler: async ({ body }, ctx) => {
-    const result = await ctx.services.certificates.issue({ url: body.url, name: body.name, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null });
+    const result = await ctx.services.certificates.issue({
+      url: body.url,
+      name: body.name,
+      paymentId: ctx.payment?.paymentId,
+      payer: ctx.payment?.payer ?? null,
+    });
     if (result.verified) return result.certificate;
     throw new NotVerified(
       { url: result.url, name: result.name },

@@ -23,7 +23,11 @@ const createdBody = (w: CreatedWatch, base: string) => ({
 export const createWatchRoute = defineRoute({
   ...createWatchContract,
   examples: {
-    request: { url: "https://tickerwire.example/prices/funding-rates", webhookUrl: "https://agent.example/hooks/lookout", signals: ["dead", "zombie", "decoy_price_extreme"] },
+    request: {
+      url: "https://tickerwire.example/prices/funding-rates",
+      webhookUrl: "https://agent.example/hooks/lookout",
+      signals: ["dead", "zombie", "decoy_price_extreme"],
+    },
     response: CREATED_EXAMPLE,
   },
   check: ({ body }, services) => {
@@ -32,7 +36,11 @@ export const createWatchRoute = defineRoute({
   },
   handler: async ({ body }, ctx) => {
     const watch = await ctx.services.watch.create({
-      url: body.url, webhookUrl: body.webhookUrl, signals: body.signals as WarningCode[] | undefined, paymentId: ctx.payment?.paymentId, payer: ctx.payment?.payer ?? null,
+      url: body.url,
+      webhookUrl: body.webhookUrl,
+      signals: body.signals as WarningCode[] | undefined,
+      paymentId: ctx.payment?.paymentId,
+      payer: ctx.payment?.payer ?? null,
     });
     return createdBody(watch, ctx.publicBaseUrl);
   },
