@@ -9,6 +9,7 @@ import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
 import type { AppContext } from "../context.js";
 import type { AppEnv } from "./app-env.js";
+import { handled } from "../lib/handled.js";
 
 export interface MountDeps {
   ctx: AppContext;
@@ -42,8 +43,11 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
       },
     };
 
+    const route = def as PaidRoute;
+    const prepared =
+      def.prepare && (def.price === null || deps.gate?.offersCredit(c as Context, route)) ? handled(def.prepare(input as never, deps.ctx.services)) : undefined;
     const produce = async (): Promise<Response> => {
-      const out = await def.handler(input as never, hctx);
+      const out = await def.handler(input as never, hctx, prepared);
       const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;
       if (deps.validateResponses) assertResponse(def, body);
       return c.json(body as object, 200, extraHeaders);
@@ -51,7 +55,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 
     if (def.price === null) return produce();
     if (!deps.gate) throw new Error(`route ${def.id} has a price but no payment gate is configured`);
-    return deps.gate.charge(c as Context, def as PaidRoute, hctx, produce);
+    return deps.gate.charge(c as Context, route, hctx, produce);
   });
 }
 

@@ -9,13 +9,25 @@ import type { Services } from "../services/index.js";
  * Its contract (src/contracts) says what it is; the route adds examples and the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
-export interface RouteDef<Body extends z.ZodType = z.ZodType, Params extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> extends RouteContract<
-  Body,
-  Params,
-  Res
-> {
+export interface RouteDef<
+  Body extends z.ZodType = z.ZodType,
+  Params extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  Prepared = unknown,
+> extends RouteContract<Body, Params, Res> {
   examples: { request?: z.input<Body>; response: z.output<Res> };
-  handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext) => Promise<z.output<Res>>;
+  /**
+   * `prepared`: what `prepare` started for this request, or undefined when it did not start one
+   * (the handler then does that work itself).
+   */
+  handler: (input: HandlerInput<Body, Params>, ctx: HandlerContext, prepared?: Promise<Prepared>) => Promise<z.output<Res>>;
+  /**
+   * Read-only work the handler needs (a database read; never a probe, a write or anything else
+   * with effects), started as soon as the input is valid so that it runs beside the credit spend
+   * instead of after it (decision 0011: it pays while probes are being written, when catalog rows
+   * miss the row cache). On a paid route it starts only for a request that offers a credit id.
+   */
+  prepare?: (input: HandlerInput<Body, Params>, services: Services) => Promise<Prepared>;
   /**
    * Validation that needs the services (e.g. their "now"), run before payment is asked for;
    * throws an ApiError. Schema validation covers everything else.
@@ -63,9 +75,9 @@ export interface PaymentInfo {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteDef = RouteDef<any, any, any>;
+export type AnyRouteDef = RouteDef<any, any, any, any>;
 
-export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(def: RouteDef<B, P, R>): RouteDef<B, P, R> {
+export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType, X = unknown>(def: RouteDef<B, P, R, X>): RouteDef<B, P, R, X> {
   return def;
 }
 

@@ -87,26 +87,30 @@ export const creditPaidRoute = defineRoute({
   },
 });
 
-/** Reads made by `readingRoute`'s handler, in order; the tests look at what ran when. */
-export const handlerReads: string[] = [];
+/** Reads started by `preparedRoute`'s prepare, in order; the tests look at what started when. */
+export const preparedReads: string[] = [];
 
-/** A credit-paid route whose handler reads, like preflight's catalog read: only once the call is paid. */
-export const readingRoute = defineRoute({
-  id: "test-reading",
+/**
+ * A credit-paid route with a read-only `prepare`, like preflight's catalog read: the read starts
+ * once the input is valid and the request carries a payment, and its value reaches the handler.
+ */
+export const preparedRoute = defineRoute({
+  id: "test-prepared",
   method: "post",
-  path: "/api/v1/test-reading",
+  path: "/api/v1/test-prepared",
   price: "0.001",
   acceptsCredits: true,
-  title: "Reading (test route)",
-  summary: "Reads once the payment is in, answers before it is settled.",
+  title: "Prepared (test route)",
+  summary: "Reads before the payment is settled, answers after.",
   description: "Exists only in tests.",
   body: z.object({ tag: z.string(), failRead: z.boolean().default(false) }),
   response: z.object({ read: z.string(), paidWith: z.string() }),
   examples: { request: { tag: "a" }, response: { read: "read:a", paidWith: "credit" } },
   errors: [{ status: 503, when: "failRead=true" }],
-  handler: async ({ body }, ctx) => {
-    handlerReads.push(body.tag);
+  prepare: async ({ body }) => {
+    preparedReads.push(body.tag);
     if (body.failRead) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    return { read: `read:${body.tag}`, paidWith: ctx.payment?.kind ?? "none" };
+    return `read:${body.tag}`;
   },
+  handler: async (_input, ctx, prepared) => ({ read: prepared ? await prepared : "not started", paidWith: ctx.payment?.kind ?? "none" }),
 });

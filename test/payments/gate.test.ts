@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { body } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
-import { creditPaidRoute, failingPaidRoute, handlerReads, plainRoute, readingRoute } from "../helpers/test-routes.js";
+import { creditPaidRoute, failingPaidRoute, plainRoute, preparedReads, preparedRoute } from "../helpers/test-routes.js";
 
 let svc: PaidService;
 
 beforeAll(async () => {
-  svc = await startPaidService({ routes: [...productRoutes, plainRoute, failingPaidRoute, creditPaidRoute, readingRoute] });
+  svc = await startPaidService({ routes: [...productRoutes, plainRoute, failingPaidRoute, creditPaidRoute, preparedRoute] });
 });
 afterAll(() => svc?.close());
 
@@ -231,42 +231,41 @@ describe("credits", () => {
   });
 });
 
-// Decision 0011 (superseded): a handler's reads run only once the call is paid.
-describe("a handler's reads wait for the payment", () => {
+describe("reads prepared beside the credit spend", () => {
   const call = (tag: string, headers: Record<string, string> = {}, extra: object = {}) =>
-    fetch(`${svc.url}/api/v1/test-reading`, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ tag, ...extra }) });
+    fetch(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ tag, ...extra }) });
 
-  it("reads nothing for a request that offers no credit, and nothing for invalid input", async () => {
+  it("starts no read for a request that offers no credit, and none for invalid input", async () => {
     expect((await call("unpaid")).status).toBe(402);
     expect(
       (
-        await fetch(`${svc.url}/api/v1/test-reading`, {
+        await fetch(`${svc.url}/api/v1/test-prepared`, {
           method: "POST",
           headers: { ...json, "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" },
           body: "{}",
         })
       ).status,
     ).toBe(400);
-    expect(handlerReads).not.toContain("unpaid");
-    expect(handlerReads).toHaveLength(0);
+    expect(preparedReads).not.toContain("unpaid");
+    expect(preparedReads).toHaveLength(0);
   });
 
-  it("reads for a credit-paid or x402-paid call, nothing when the payment fails, and gives back a call whose read fails", async () => {
+  it("hands the read to the handler of a credit-paid call, and drops it (even a failed one) when the payment fails", async () => {
     const credit = await body(await svc.payingFetch(8)(`${svc.url}/api/v1/credits`, { method: "POST", headers: json, body: "{}" }));
     const paid = await call("paid", { "x-credit-id": credit.creditId });
     expect(paid.status).toBe(200);
     expect(await body(paid)).toEqual({ read: "read:paid", paidWith: "credit" });
 
-    // An unknown bundle falls through to 402 and reads nothing.
+    // An unknown bundle falls through to 402: the read ran and failed, and nothing notices.
     const unknown = await call("unknown", { "x-credit-id": "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10" }, { failRead: true });
     expect(unknown.status).toBe(402);
-    expect(handlerReads).toEqual(["paid"]);
+    expect(preparedReads).toEqual(["paid", "unknown"]);
 
-    // An x402 payment: the handler reads after the claim is recorded.
-    const viaX402 = await svc.payingFetch(8)(`${svc.url}/api/v1/test-reading`, { method: "POST", headers: json, body: JSON.stringify({ tag: "x402" }) });
+    // An x402 payment starts nothing early: the handler reads after the claim is recorded.
+    const viaX402 = await svc.payingFetch(8)(`${svc.url}/api/v1/test-prepared`, { method: "POST", headers: json, body: JSON.stringify({ tag: "x402" }) });
     expect(viaX402.status).toBe(200);
-    expect(await body(viaX402)).toEqual({ read: "read:x402", paidWith: "x402" });
-    expect(handlerReads).toEqual(["paid", "x402"]);
+    expect(await body(viaX402)).toEqual({ read: "not started", paidWith: "x402" });
+    expect(preparedReads).toEqual(["paid", "unknown"]);
 
     // A read that fails for a paid call fails the answer, and the call is given back.
     const failed = await call("failed", { "x-credit-id": credit.creditId }, { failRead: true });

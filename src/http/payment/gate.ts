@@ -122,5 +122,5 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     return settleAnswer(c, { server, ledger: opts.ledger, timeoutMs, chain: opts.chain }, claim, payment, response, hctx, challenge);
   }
 
-  return { charge, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
+  return { charge, offersCredit, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
 }

@@ -29,6 +29,8 @@ export interface PaymentGate {
   charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response>;
   /** Whether the request carries a payment header or a credit id this route would take. */
   carriesPayment(c: Context, route: PaidRoute): boolean;
+  /** Whether the request offers a credit id this route would take (not whether the bundle is good). */
+  offersCredit(c: Context, route: PaidRoute): boolean;
   /** The challenge for a route, as sent in 402 answers and shown on reference pages. */
   paymentRequired(route: PaidRoute, error?: string): PaymentRequired;
 }

@@ -5,5 +5,6 @@ import { FORENSICS_EXAMPLE } from "../../../contracts/preflight/examples.js";
 export const forensicsRoute = defineRoute({
   ...forensicsContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: FORENSICS_EXAMPLE },
-  handler: ({ body }, { services }) => services.reports.forensics(body.url),
+  prepare: ({ body }, services) => services.reports.find([body.url]),
+  handler: ({ body }, { services }, rows) => services.reports.forensics(body.url, rows),
 });

@@ -24,5 +24,6 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  handler: ({ body }, { services }) => services.reports.batch(body.urls),
+  prepare: ({ body }, services) => services.reports.find(body.urls),
+  handler: ({ body }, { services }, rows) => services.reports.batch(body.urls, rows),
 });

@@ -5,5 +5,6 @@ import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
 export const preflightRoute = defineRoute({
   ...preflightContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: PREFLIGHT_EXAMPLE },
-  handler: ({ body }, { services }) => services.reports.preflight(body.url),
+  prepare: ({ body }, services) => services.reports.find([body.url]),
+  handler: ({ body }, { services }, rows) => services.reports.preflight(body.url, rows),
 });
