@@ -159,8 +159,8 @@ export function bodyText(def: AnyRouteDef): fc.Arbitrary<string> {
   );
 }
 
-/** Bodies above the 64 KiB limit. */
-export const oversizedBody = fc.integer({ min: 64 * 1024 + 1, max: 160 * 1024 }).map((n) => `{"url":"https://a.example/${"x".repeat(n)}"}`);
+/** Bodies above the 128 KiB limit. */
+export const oversizedBody = fc.integer({ min: 128 * 1024 + 1, max: 200 * 1024 }).map((n) => `{"url":"https://a.example/${"x".repeat(n)}"}`);
 
 /** A header value the Fetch API accepts: Latin-1 without CR, LF or NUL. */
 export function headerValueOf(maxLength: number): fc.Arbitrary<string> {

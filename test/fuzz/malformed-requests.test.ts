@@ -41,7 +41,7 @@ const RUNS = { bodies: 5_000, payments: 2_500, ids: 2_000, credit: 600, wire: 40
 const TOTAL_RUNS = Object.values(RUNS).reduce((a, b) => a + b, 0);
 
 // The platform's own answers on every body route (landing page): malformed JSON 400, a body
-// over 64 KiB 413, a non-JSON content type 415; and 404 for a method or path no route serves
+// over 128 KiB 413, a non-JSON content type 415; and 404 for a method or path no route serves
 // (over a socket also 431, headers over 16 KiB).
 const PLATFORM_BODY_STATUSES = [400, 413, 415];
 const NO_ROUTE = new Set([404, 405]);
@@ -181,7 +181,7 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
               ? `${def.path}/`
               : def.path;
         const r = { method, path, headers, body: bytes(text) };
-        // The 64 KiB body limit applies before routing, to every request.
+        // The 128 KiB body limit applies before routing, to every request.
         const allowed = onRoute ? documented(def) : r.body.length > MAX_BODY_BYTES ? new Set([...NO_ROUTE, 413]) : NO_ROUTE;
         await expectDocumented(r, await send(r), allowed);
       }),

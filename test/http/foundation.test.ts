@@ -63,8 +63,8 @@ describe("route registry", () => {
     expect(typeof json.request_id).toBe("string");
   });
 
-  it("refuses bodies over 64 KiB with 413", async () => {
-    const big = JSON.stringify({ url: "https://a.example", pad: "x".repeat(70 * 1024) });
+  it("refuses bodies over 128 KiB with 413", async () => {
+    const big = JSON.stringify({ url: "https://a.example", pad: "x".repeat(130 * 1024) });
     const res = await post("/api/v1/test-echo", big);
     expect(res.status).toBe(413);
     expect((await body(res)).error).toBe("payload_too_large");

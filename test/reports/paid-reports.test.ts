@@ -50,6 +50,9 @@ describe("paid reports through a real x402 client", () => {
     const env = await body(res);
     expect(env.results.map((r: { url: string }) => r.url)).toEqual(["https://flaky.example/v1/x", "https://weather.example/v1/forecast"]);
     expect(env.summary).toMatchObject({ total: 2, by_recommended_action: expect.any(Object) });
+    // All four actions are keys, zeros included, and they add up to the total.
+    expect(Object.keys(env.summary.by_recommended_action).sort()).toEqual(["investigate", "pay", "skip", "use_alternatives"]);
+    expect(Object.values(env.summary.by_recommended_action as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(2);
     expect(env).toMatchObject({ paid_amount: "0.025", effective_price_per_url: "0.0125" });
     expect(env.results[1].metadata).toMatchObject({ established: true, has_free_trial: false });
     expect(env.results[0].observed_at).toBeUndefined();
@@ -64,6 +67,13 @@ describe("paid reports through a real x402 client", () => {
     const tooMany = await refusedInput(`${svc.url}/api/v1/preflight-batch`, { urls: many });
     expect(tooMany.status).toBe(413);
     expect((await refusedInput(`${svc.url}/api/v1/preflight-batch`, { urls: [] })).status).toBe(400);
+
+    // The largest valid batch, 50 URLs of 2,048 characters, is not refused: its challenge names no problem.
+    const longest = Array.from({ length: 50 }, (_, i) => `https://a.example/${String(i).padStart(2, "0")}${"x".repeat(2028)}`);
+    expect(longest.every((u) => u.length === 2048)).toBe(true);
+    const unpaid = await fetch(`${svc.url}/api/v1/preflight-batch`, post("/", { urls: longest }));
+    expect(unpaid.status).toBe(402);
+    expect((await body(unpaid)).error ?? "").not.toMatch(/payload_too_large|bad_request/);
   });
 
   it("forensics: 7 days of history, percentiles, status codes and forensics warnings", async () => {

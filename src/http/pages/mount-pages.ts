@@ -43,7 +43,7 @@ Prepaid credits (<code>X-Credit-Id</code>) pay for preflight while a bundle is v
 <p>Product routes carry an <code>attribution</code> body field and <code>X-signal-Authority</code>, <code>X-signal-Product</code> and <code>Link: &lt;${base}/spec&gt;; rel="describedby"</code> headers.
 This identifies ${SERVICE_NAME} as the source of the signals; it is not an endorsement of any merchant and not a trust guarantee.</p>
 <h2>Errors</h2>
-<p>Every error answers the JSON body <code>{"error", "message", "request_id"}</code>. Malformed JSON is 400, a body over 64 KiB is 413, a non-JSON content type is 415, request headers over 16 KiB are 431, a dependency time-out is 503 and never settles a payment.</p>
+<p>Every error answers the JSON body <code>{"error", "message", "request_id"}</code>. Malformed JSON is 400, a body over 128 KiB is 413, a non-JSON content type is 415, request headers over 16 KiB are 431, a dependency time-out is 503 and never settles a payment.</p>
 ${routes.map((def) => html`<h2 id="${def.id}">${def.title}</h2>${routeSections(def, deps)}`)}
 <h2>Versioning</h2>
 <p>The URL prefix is <code>/api/v1/</code>; <code>x402Version</code> is 2; <code>reason_codes</code> is kept apart from <code>warnings</code> so future versions can diverge.</p>`,

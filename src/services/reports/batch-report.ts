@@ -33,7 +33,8 @@ export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, n
       evidence,
     };
   });
-  const byAction: Record<string, number> = {};
+  // Every action is counted, zeros included, so a client reads each key without a default.
+  const byAction: Record<string, number> = { pay: 0, skip: 0, use_alternatives: 0, investigate: 0 };
   for (const r of results) byAction[r.recommended_action] = (byAction[r.recommended_action] ?? 0) + 1;
   const ok = results.filter((r) => r.ok).length;
   return {

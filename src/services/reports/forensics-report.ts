@@ -64,12 +64,7 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
       avg_latency_1h_ms: s.input.avgLatency1hMs,
       hourly: h.hourly,
     },
-    latency: {
-      p50_ms: r?.p50_latency_7d_ms ?? null,
-      p90_ms: r?.p90_latency_7d_ms ?? null,
-      p99_ms: r?.p99_latency_7d_ms ?? null,
-      max_ms: r?.max_latency_7d_ms ?? null,
-    },
+    latency: latencyOf(r),
     status_codes: h.statusCodes,
     concentration: {
       group_size: g?.effective_group_size ?? 0,
@@ -101,4 +96,18 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
       decoy_probability: decoy,
     },
   };
+}
+
+type LatencyRow = {
+  p50_latency_7d_ms?: number | null;
+  p90_latency_7d_ms?: number | null;
+  p99_latency_7d_ms?: number | null;
+  max_latency_7d_ms?: number | null;
+};
+
+/** Percentiles come from histogram buckets, whose bounds can pass the slowest probe seen: none is reported above max. */
+export function latencyOf(r: LatencyRow | null | undefined) {
+  const max = r?.max_latency_7d_ms ?? null;
+  const capped = (v: number | null | undefined) => (v === null || v === undefined ? null : max === null ? v : Math.min(v, max));
+  return { p50_ms: capped(r?.p50_latency_7d_ms), p90_ms: capped(r?.p90_latency_7d_ms), p99_ms: capped(r?.p99_latency_7d_ms), max_ms: max };
 }

@@ -18,7 +18,7 @@ export const preflightBatchRoute = defineRoute({
           evidence: batchEvidence,
         },
       ],
-      summary: { total: 1, ok: 0, blocked: 1, by_recommended_action: { skip: 1 } },
+      summary: { total: 1, ok: 0, blocked: 1, by_recommended_action: { pay: 0, skip: 1, use_alternatives: 0, investigate: 0 } },
       observed_at: "2026-11-20T12:00:00.000Z",
       paid_amount: "0.025",
       effective_price_per_url: "0.025",
