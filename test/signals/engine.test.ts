@@ -84,6 +84,16 @@ describe("verdict", () => {
     expect(v.reason_codes).toEqual(v.warnings);
   });
 
+  it("lets a catalog-level code inform without changing the action, so forensics and preflight agree", () => {
+    const input = clean({ concentrationPct: 40 });
+    const forensics = evaluate(input, now, "forensics");
+    expect(forensics.warnings).toEqual(["high_concentration"]);
+    expect(forensics.recommended_action).toBe("pay");
+    expect(evaluate(input, now, "preflight").recommended_action).toBe("pay");
+    // With an endpoint warning beside it, the action follows that warning.
+    expect(evaluate(clean({ concentrationPct: 40, avgLatency1hMs: 2500 }), now, "forensics").recommended_action).toBe("investigate");
+  });
+
   it("saturates risk at the most severe warning and is stable", () => {
     const input = clean({ priceUsdc: 25, avgLatency1hMs: 3000, wildcard402: true });
     const a = evaluate(input, now);

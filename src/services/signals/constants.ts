@@ -44,6 +44,9 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "mostly_dead",
 ]);
 
+/** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
+export const INFORMATIONAL: ReadonlySet<WarningCode> = new Set<WarningCode>(["high_concentration"]);
+
 /** Wallet-drain risks: recommended_action skip. */
 export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>(["decoy_price_extreme", "suspicious_high_price", "never_paid_zombie"]);
 

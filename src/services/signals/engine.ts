@@ -4,6 +4,7 @@ import {
   CONFIDENCE_HINT_BELOW,
   CONFIDENCE_SINGLE_PROBE,
   CRITICAL,
+  INFORMATIONAL,
   THRESHOLDS as T,
   WALLET_DRAIN,
   WEIGHTS,
@@ -99,7 +100,7 @@ export function evaluate(input: SignalInput, now: Date, mode: "preflight" | "for
 function actionFor(warnings: WarningCode[], ok: boolean, confidence: number, known: boolean): RecommendedAction {
   if (warnings.some((w) => WALLET_DRAIN.has(w))) return "skip";
   if (!ok && known && confidence >= CONFIDENCE_HINT_BELOW) return "use_alternatives";
-  if (!ok || warnings.length > 0 || !known) return "investigate";
+  if (!ok || warnings.some((w) => !INFORMATIONAL.has(w)) || !known) return "investigate";
   return "pay";
 }
 
