@@ -18,6 +18,21 @@ import {
 } from "x402-lookout/client";
 import { checkedBaseUrl } from "../../src/client/base-url.js";
 
+// Requests in flight stay reachable, as a real connection keeps them: without this, a promise
+// that only an abort can settle is garbage, and AbortSignal.timeout's timer can go with it.
+const inFlight = new Set<Request>();
+
+/** A server that never answers, as fetch sees it: rejects when the call's signal aborts, at once if it already has. */
+const hangUntilAborted = (req: Request) =>
+  new Promise<Response>((_, reject) => {
+    if (req.signal.aborted) return reject(req.signal.reason);
+    inFlight.add(req);
+    req.signal.addEventListener("abort", () => {
+      inFlight.delete(req);
+      reject(req.signal.reason);
+    });
+  });
+
 const BASE = "http://127.0.0.1:8402";
 const CREDIT = "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10";
 
@@ -133,7 +148,7 @@ describe("errors", () => {
   });
 
   it("times out, and says nothing was paid", async () => {
-    const { client } = fake((req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason))), { timeoutMs: 50 });
+    const { client } = fake(hangUntilAborted, { timeoutMs: 50 });
     const err = (await client.preflightTrial({ url: "https://m.example/" }).catch((e: unknown) => e)) as LookoutError;
     expect(err).toBeInstanceOf(LookoutTimeoutError);
     expect([err.paymentSent, err.paymentSettled, err.retryable]).toEqual([false, false, true]);
@@ -142,7 +157,7 @@ describe("errors", () => {
   });
 
   it("gives a caller's abort back as it was", async () => {
-    const { client } = fake((req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => reject(req.signal.reason))));
+    const { client } = fake(hangUntilAborted);
     const controller = new AbortController();
     const call = client.creditsStatus({ id: CREDIT }, { signal: controller.signal });
     controller.abort(new Error("agent cancelled"));
