@@ -25,7 +25,10 @@ beforeAll(async () => {
   ctx = await createTestContext({ TRUST_PROXY: "true" });
   app = createApp({ ctx, routes: productRoutes, validateResponses: true });
   // An uncatalogued x402 endpoint asking 2000 USDC: the live probe must catch it.
-  target = createServer((_req, res) => {
+  target = createServer((req, res) => {
+    // A GET-only endpoint asking 49 USDC: POST is refused, the live probe must try GET.
+    const getOnly = req.url === "/get-only";
+    if (getOnly && req.method !== "GET") return void res.writeHead(405, { allow: "GET" }).end();
     const challenge = {
       x402Version: 2,
       resource: { url: "x" },
@@ -34,7 +37,7 @@ beforeAll(async () => {
           scheme: "exact",
           network: "eip155:84532",
           asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-          amount: "2000000000",
+          amount: getOnly ? "49000000" : "2000000000",
           payTo: "0x0000000000000000000000000000000000000001",
           maxTimeoutSeconds: 300,
           extra: {},
@@ -117,6 +120,13 @@ describe("preflight verdicts", () => {
     expect(r.warnings).toEqual(["unknown_endpoint", "decoy_price_extreme"]);
     expect(r).toMatchObject({ ok: false, recommended_action: "skip", confidence: 0.2 });
     expect(r.metadata).toMatchObject({ price_usdc: "2000", is_active: false });
+  });
+
+  it("tries GET when the uncatalogued URL refuses POST", async () => {
+    const r = await body(await trial(targetUrl.replace("/alpha", "/get-only")));
+    expect(r.warnings).toEqual(["unknown_endpoint", "suspicious_high_price"]);
+    expect(r).toMatchObject({ recommended_action: "skip" });
+    expect(r.metadata).toMatchObject({ price_usdc: "49" });
   });
 });
 

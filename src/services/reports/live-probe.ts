@@ -50,7 +50,10 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
       if (cached) return cached.result as unknown as LiveObservation;
       const host = new URL(url).host;
       if (!(await takeHostBudget(db, host, now))) return null;
-      const r = await probeEndpoint({ listingId: 0, url, method: "POST", host, network: null, asset: null }, http, now);
+      // POST first, as most x402 endpoints take it; a URL that answers POST without a challenge gets one GET.
+      const probe = (method: string) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, http, now);
+      const posted = await probe("POST");
+      const r = posted.outcome !== "healthy" && posted.statusCode !== null ? await probe("GET") : posted;
       const obs: LiveObservation = {
         probedAt: now.toISOString(),
         outcome: r.outcome,
