@@ -20,7 +20,7 @@ let app: ReturnType<typeof createApp>;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const deps = () => ({
   db: ctx.db.db,
-  dialect: ctx.db.dialect,
+  soleWriter: ctx.db.soleWriter,
   clock: ctx.clock,
   log: ctx.log,
   dataDir: ctx.config.dataDir,

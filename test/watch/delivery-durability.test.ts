@@ -18,7 +18,7 @@ describe("nothing lost", () => {
     const w = await watchOn(h.ctx, h.rx, "/r", l.url);
     await h.alerter.runNow();
     await goDown(h.ctx, l.id);
-    expect(await evaluateTransitions({ db: h.ctx.db.db, dialect: h.ctx.db.dialect, clock: h.ctx.clock })).toMatchObject({ fired: 1 });
+    expect(await evaluateTransitions({ db: h.ctx.db.db, soleWriter: h.ctx.db.soleWriter, clock: h.ctx.clock })).toMatchObject({ fired: 1 });
 
     // A process claims the alert, sends it, and dies before recording the attempt.
     const claimed = await claimDelivery(h.ctx.db.db, "crashed-process", h.ctx.clock.now(), DELIVERY_LEASE_MS);

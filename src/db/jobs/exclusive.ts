@@ -1,5 +1,4 @@
 import { sql, type Kysely } from "kysely";
-import type { DbDialect } from "../client.js";
 import type { Database } from "../schema.js";
 
 /**
@@ -17,16 +16,16 @@ export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 /**
  * Runs `fn` unless another process runs the task with this key right now, in which case it
  * skips (it does not wait). On PostgreSQL that is a transaction-level advisory lock and `fn`
- * gets the transaction; PGlite has one process, so `fn` just runs, in a transaction only when
+ * gets the transaction; a sole writer (PGlite: one process) just runs `fn`, in a transaction only when
  * `atomic` asks for one (its writes must commit together).
  */
 export async function runExclusive<T>(
-  h: { db: Kysely<Database>; dialect: DbDialect },
+  h: { db: Kysely<Database>; soleWriter: boolean },
   key: bigint,
   fn: (db: Kysely<Database>) => Promise<T>,
   opts: { atomic?: boolean } = {},
 ): Promise<Exclusive<T>> {
-  if (h.dialect === "pglite") {
+  if (h.soleWriter) {
     const value = opts.atomic ? await h.db.transaction().execute(fn) : await fn(h.db);
     return { ran: true, value };
   }

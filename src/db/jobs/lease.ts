@@ -26,7 +26,7 @@ const ts = (at: Date) => sql<Date>`${at.toISOString()}::timestamptz`;
 const col = (alias: string, c: string) => sql.ref(`${alias}.${c}`);
 
 /** A row is claimable when it is due and nobody holds a live lease on it. */
-export const isClaimable = (t: JobTable, alias: string, now: Date): RawBuilder<boolean> =>
+const isClaimable = (t: JobTable, alias: string, now: Date): RawBuilder<boolean> =>
   sql<boolean>`${col(alias, t.due)} <= ${ts(now)} and (${col(alias, "lease_until")} is null or ${col(alias, "lease_until")} ${sql.raw(t.expired)} ${ts(now)})`;
 
 /** How a claim picks its rows: the claim strategy (fairness, joins, order) as SQL pieces. */

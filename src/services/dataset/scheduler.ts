@@ -1,4 +1,3 @@
-import type { DbDialect } from "../../db/client.js";
 import { LOCKS, runExclusive } from "../../db/jobs/exclusive.js";
 import { buildDataset, type DatasetBuild, type DatasetDeps } from "./build-dataset.js";
 import { DATASET } from "./constants.js";
@@ -8,7 +7,7 @@ import { DATASET } from "./constants.js";
  * the database build one at a time (runExclusive); the others skip. The api role's dataset task
  * calls it every hour.
  */
-export async function buildIfDue(deps: DatasetDeps & { dialect: DbDialect }): Promise<DatasetBuild | undefined> {
+export async function buildIfDue(deps: DatasetDeps & { soleWriter: boolean }): Promise<DatasetBuild | undefined> {
   const now = deps.clock.now();
   const newest = await deps.db
     .selectFrom("datasets")

@@ -21,7 +21,7 @@ export function createDatasetService(handle: DbHandle, clock: Clock, log: Logger
     findFile: (id: string, name: string) => findDatasetFile(db, config.dataDir, id, name),
     build: () => buildDataset({ db, clock, log, ...config }),
     /** The weekly build, when a week has passed since the last one (one process at a time). */
-    buildIfDue: () => buildIfDue({ db, dialect: handle.dialect, clock, log, ...config }),
+    buildIfDue: () => buildIfDue({ db, soleWriter: handle.soleWriter, clock, log, ...config }),
   };
 }
 

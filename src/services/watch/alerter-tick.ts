@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import type { DbDialect } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
@@ -11,7 +10,7 @@ import type { Transport } from "./send-delivery.js";
 
 export interface AlerterDeps {
   db: Kysely<Database>;
-  dialect: DbDialect;
+  soleWriter: boolean;
   clock: Clock;
   log: Logger;
   metrics: WatchMetrics;

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from "kysely";
-import type { DbDialect } from "../../db/client.js";
 import { LOCKS, runExclusive } from "../../db/jobs/exclusive.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
@@ -25,7 +24,7 @@ const CHUNK = 2000;
  * one transaction, so an alert is never lost nor queued twice. One process evaluates at a time
  * (runExclusive); the others skip to delivering.
  */
-export async function evaluateTransitions(deps: { db: Kysely<Database>; dialect: DbDialect; clock: Clock }): Promise<TransitionSummary> {
+export async function evaluateTransitions(deps: { db: Kysely<Database>; soleWriter: boolean; clock: Clock }): Promise<TransitionSummary> {
   const now = deps.clock.now();
   const done = await runExclusive(deps, LOCKS.alerterEvaluation, (trx) => evaluate(trx, now), { atomic: true });
   return done.ran ? done.value : NONE;

@@ -43,7 +43,7 @@ export function createWatchService(handle: DbHandle, clock: Clock, metrics: Regi
       const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
       const tickDeps = {
         db,
-        dialect: handle.dialect,
+        soleWriter: handle.soleWriter,
         clock,
         log: opts.log,
         metrics: watchMetrics(metrics),
