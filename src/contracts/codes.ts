@@ -15,6 +15,8 @@ export const PREFLIGHT_CODES = [
   "proxy_markup",
   "wildcard_402",
   "spa_fallback",
+  // Additions beside the spec's codes (they keep its meanings): see docs/signals.md.
+  "failing",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

@@ -213,6 +213,7 @@ export interface SignalSnapshotsTable {
   last_probe_at: NullableTimestamp;
   last_outcome: ProbeOutcome | null;
   last_status_code: number | null;
+  fail_streak: Generated<number>;
   blacklist_reasons: TextArray;
   delist_reasons: TextArray;
   flagged_since: NullableTimestamp;

@@ -262,6 +262,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     last_probe_at: "timestamptz null",
     last_outcome: "string null",
     last_status_code: "number null",
+    fail_streak: "number not null",
     blacklist_reasons: "array not null",
     delist_reasons: "array not null",
     flagged_since: "timestamptz null",

@@ -11,6 +11,7 @@ const clean = (over: Partial<SignalInput> = {}): SignalInput => ({
   priceUsdc: 0.01,
   probes30m: 3,
   healthy30m: 3,
+  failStreak: 0,
   probes1h: 6,
   avgLatency1hMs: 120,
   lastProbeAt: ago(5 * MINUTE),
@@ -39,7 +40,8 @@ describe("signal engine thresholds", () => {
   });
 
   it.each<[string, Partial<SignalInput>, Partial<SignalInput>]>([
-    ["dead", { probes30m: 3, healthy30m: 0 }, { probes30m: 2, healthy30m: 0 }],
+    ["dead", { failStreak: 3 }, { failStreak: 2 }],
+    ["failing", { failStreak: 1 }, { failStreak: 0 }],
     ["zombie", { serviceProbes1h: 3, serviceErrors1h: 3 }, { serviceProbes1h: 3, serviceErrors1h: 2 }],
     ["decoy_price_extreme", { priceUsdc: 1000 }, { priceUsdc: 999.999999 }],
     ["suspicious_high_price", { priceUsdc: 10 }, { priceUsdc: 9.999999 }],
@@ -65,6 +67,11 @@ describe("signal engine thresholds", () => {
     expect(fires(below)).not.toContain(code);
   });
 
+  it("calls a run of failures dead however recent the last healthy probe was, and reports dead alone", () => {
+    expect(fires({ failStreak: 3, probes30m: 4, healthy30m: 1 })).toEqual(["dead"]);
+    expect(fires({ failStreak: 10 })).not.toContain("failing");
+  });
+
   it("keeps forensics codes out of preflight", () => {
     expect(fires({ probes7d: 20, healthy7d: 0, p99Latency7dMs: 9000 }, "preflight")).toEqual([]);
   });
@@ -74,7 +81,9 @@ describe("verdict", () => {
   it.each<[string, Partial<SignalInput>, { ok: boolean; action: string; risk: number }]>([
     ["decoy: skip", { priceUsdc: 2500 }, { ok: false, action: "skip", risk: 1 }],
     ["suspicious price: skip although ok", { priceUsdc: 25 }, { ok: true, action: "skip", risk: 0.7 }],
-    ["dead in catalog: use_alternatives", { probes30m: 3, healthy30m: 0 }, { ok: false, action: "use_alternatives", risk: 1 }],
+    ["dead in catalog: use_alternatives", { failStreak: 3 }, { ok: false, action: "use_alternatives", risk: 1 }],
+    ["latest probe failed, not yet dead: investigate", { failStreak: 2 }, { ok: true, action: "investigate", risk: 0.6 }],
+    ["unknown URL whose live probe and retry failed: ok false", { known: false, failStreak: 2, probes1h: 1 }, { ok: false, action: "investigate", risk: 1 }],
     ["warning only: investigate", { avgLatency1hMs: 2500 }, { ok: true, action: "investigate", risk: 0.3 }],
     ["unknown: investigate", { known: false }, { ok: true, action: "investigate", risk: 0.4 }],
     ["low-confidence critical: investigate", { probes1h: 1, serviceProbes1h: 3, serviceErrors1h: 3 }, { ok: false, action: "investigate", risk: 1 }],

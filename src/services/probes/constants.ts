@@ -93,6 +93,8 @@ export const RETENTION_MAX_BATCHES = 40;
 /** Listings recomputed per statement. */
 export const SNAPSHOT_BATCH_SIZE = 2_000;
 export const WINDOW_30M_MS = 30 * MINUTE;
+/** A run of failed probes is counted up to this length; dead needs far fewer. */
+export const FAIL_STREAK_CAP = 10;
 export const WINDOW_1H_MS = 1 * HOUR;
 /** Hourly buckets (the open hour included) behind the 48 h and 7 d figures. */
 export const BUCKETS_48H = 48;

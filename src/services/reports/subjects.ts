@@ -21,6 +21,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
       priceUsdc: obs?.priceUsdc ? Number(obs.priceUsdc) : null,
       probes30m: obs ? 1 : 0,
       healthy30m: healthy,
+      failStreak: obs?.outcome === "error" ? 1 : 0,
       probes1h: obs ? 1 : 0,
       avgLatency1hMs: obs?.latencyMs ?? null,
       lastProbeAt: obs ? new Date(obs.probedAt) : null,

@@ -12,9 +12,10 @@ export const DAY = 24 * HOUR;
 export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "../../contracts/codes.js";
 export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "../../contracts/codes.js";
 export const THRESHOLDS = {
-  /** dead: at least this many probes in the dead window, none healthy. */
+  /** dead: this many consecutive failed probes, none healthy since (decision 0014). */
   deadMinProbes: 3,
-  deadWindowMs: 30 * MINUTE,
+  /** dead, for an uncatalogued URL: its live probe and the one retry it allows both failed. */
+  deadMinLiveAttempts: 2,
   /** zombie: the service's endpoints had at least this many probes in the last hour, all errors. */
   zombieMinProbes: 3,
   zombieWindowMs: HOUR,
@@ -59,6 +60,7 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   dead_7d: 1,
   mostly_dead: 1,
   suspicious_high_price: 0.7,
+  failing: 0.6,
   spa_fallback: 0.6,
   proxy_markup: 0.5,
   wildcard_402: 0.5,

@@ -18,6 +18,8 @@ export interface SignalInput {
   priceUsdc: number | null;
   probes30m: number;
   healthy30m: number;
+  /** Consecutive failed probes up to the latest, none healthy since (0 when the latest was healthy). */
+  failStreak: number;
   probes1h: number;
   avgLatency1hMs: number | null;
   lastProbeAt: Date | null;
@@ -59,7 +61,7 @@ const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (h
 const RULES: Readonly<Record<WarningCode, Rule>> = {
   unknown_endpoint: (s) => !s.known,
   no_history: (s, now) => s.known && (s.lastProbeAt === null || now - s.lastProbeAt.getTime() > T.noHistoryWindowMs),
-  dead: (s) => s.probes30m >= T.deadMinProbes && s.healthy30m === 0,
+  dead: (s) => s.failStreak >= (s.known ? T.deadMinProbes : T.deadMinLiveAttempts),
   zombie: (s) => s.known && s.serviceProbes1h >= T.zombieMinProbes && s.serviceErrors1h === s.serviceProbes1h,
   decoy_price_extreme: (s) => s.priceUsdc !== null && s.priceUsdc >= T.decoyPriceUsdc,
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
@@ -70,6 +72,8 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
     s.priceUsdc !== null && s.markupReferenceUsdc !== null && s.markupReferenceUsdc > 0 && s.priceUsdc >= T.proxyMarkupRatio * s.markupReferenceUsdc,
   wildcard_402: (s) => s.wildcard402,
   spa_fallback: (s) => s.spaFallback,
+  // Failure evidence not yet confirmed as dead is never clean: at best investigate.
+  failing: (s) => s.failStreak > 0 && !RULES.dead(s, 0),
   dead_7d: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
   mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d > 0 && (uptimePct(s.healthy7d, s.probes7d) ?? 100) < T.mostlyDeadUptimePct,
   slow_p99: (s) => s.p99Latency7dMs !== null && s.p99Latency7dMs >= T.slowP99Ms,

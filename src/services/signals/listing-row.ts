@@ -76,6 +76,7 @@ const reportColumns = [
   "s.max_latency_7d_ms",
   "s.last_probe_at",
   "s.last_status_code",
+  "s.fail_streak",
   "s.detail",
   "h.wildcard_402_detected",
   "h.wildcard_402_checked_at",

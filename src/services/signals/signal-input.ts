@@ -13,6 +13,7 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     priceUsdc,
     probes30m: row.probes_30m ?? 0,
     healthy30m: row.healthy_30m ?? 0,
+    failStreak: row.fail_streak ?? 0,
     probes1h,
     avgLatency1hMs: row.avg_latency_1h_ms,
     lastProbeAt: row.last_probe_at,

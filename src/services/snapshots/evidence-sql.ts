@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { BIN_COUNT, binValue } from "../../db/latency-histogram.js";
 import { hourBucket } from "../../db/rollup.js";
 import type { Database } from "../../db/schema.js";
-import { BUCKETS_48H, BUCKETS_7D, WINDOW_1H_MS, WINDOW_30M_MS } from "../probes/constants.js";
+import { BUCKETS_48H, BUCKETS_7D, FAIL_STREAK_CAP, WINDOW_1H_MS, WINDOW_30M_MS } from "../probes/constants.js";
 
 const HOUR = 3_600_000;
 const BIN_VALUES = Array.from({ length: BIN_COUNT }, (_, bin) => binValue(bin));
@@ -45,6 +45,18 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       from probes where listing_id = any(${ids}) and probed_at <= ${at}::timestamptz
       order by listing_id, probed_at desc
     ),
+    -- The run of failed probes up to the latest, read from the newest few (an index range each).
+    streak as (
+      select ids.listing_id,
+             coalesce(array_position(t.outcomes, 'healthy') - 1, cardinality(t.outcomes), 0)::int as fail_streak
+      from ids cross join lateral (
+        select array_agg(outcome order by probed_at desc) as outcomes from (
+          select outcome, probed_at from probes
+          where listing_id = ids.listing_id and probed_at <= ${at}::timestamptz
+          order by probed_at desc limit ${FAIL_STREAK_CAP}
+        ) as newest
+      ) as t
+    ),
     last_price as (
       select distinct on (listing_id) listing_id, probed_at, price_usdc, challenge_version
       from probes where listing_id = any(${ids}) and price_usdc is not null and probed_at <= ${at}::timestamptz
@@ -86,7 +98,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       listing_id, computed_at, probes_30m, healthy_30m, errors_30m, probes_1h, healthy_1h, probes_7d, healthy_7d,
       uptime_1h_pct, uptime_48h_pct, uptime_7d_pct, avg_latency_1h_ms,
       p50_latency_7d_ms, p90_latency_7d_ms, p99_latency_7d_ms, max_latency_7d_ms,
-      last_probe_at, last_outcome, last_status_code, detail
+      last_probe_at, last_outcome, last_status_code, fail_streak, detail
     )
     select ids.listing_id, ${at}::timestamptz,
            coalesce(r.probes_30m, 0), coalesce(r.healthy_30m, 0), coalesce(r.errors_30m, 0),
@@ -98,7 +110,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
            r.avg_latency_1h_ms,
            (${BIN_VALUES}::int[])[k.b50 + 1], (${BIN_VALUES}::int[])[k.b90 + 1], (${BIN_VALUES}::int[])[k.b99 + 1],
            h.max_latency_7d_ms,
-           lp.probed_at, lp.outcome, lp.status_code,
+           lp.probed_at, lp.outcome, lp.status_code, coalesce(st.fail_streak, 0),
            case when pr.listing_id is null then '{}'::jsonb
                 else jsonb_build_object('last_price_usdc', pr.price_usdc::text, 'last_challenge_version', pr.challenge_version,
                                         'last_price_at', to_char(pr.probed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end
@@ -108,6 +120,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
     left join ranks as k using (listing_id)
     left join last_probe as lp using (listing_id)
     left join last_price as pr using (listing_id)
+    left join streak as st using (listing_id)
     on conflict (listing_id) do update set
       computed_at = excluded.computed_at,
       probes_30m = excluded.probes_30m, healthy_30m = excluded.healthy_30m, errors_30m = excluded.errors_30m,
@@ -121,6 +134,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       last_probe_at = coalesce(excluded.last_probe_at, signal_snapshots.last_probe_at),
       last_outcome = case when excluded.last_probe_at is null then signal_snapshots.last_outcome else excluded.last_outcome end,
       last_status_code = case when excluded.last_probe_at is null then signal_snapshots.last_status_code else excluded.last_status_code end,
+      fail_streak = case when excluded.last_probe_at is null then signal_snapshots.fail_streak else excluded.fail_streak end,
       detail = signal_snapshots.detail || excluded.detail`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
