@@ -9,8 +9,10 @@ export interface CycleSummary {
   errors: number;
   hostChecks: { due: number; done: number; errors: number };
   snapshots: number;
+  /** Stored verdicts the fresh evidence changed (the incremental update). */
+  verdicts: number;
   retention: RetentionResult | null;
-  /** Retention and table maintenance (when due), claim to last write of the probes, snapshots, all. */
+  /** Retention and table maintenance (when due), claim to last write of the probes, snapshots and verdicts, all. */
   maintenanceMs: number;
   probeMs: number;
   snapshotMs: number;
@@ -33,6 +35,7 @@ export function logCycle(log: Logger, summary: CycleSummary): void {
       host_checks: summary.hostChecks.done,
       host_check_errors: summary.hostChecks.errors,
       snapshots: summary.snapshots,
+      verdicts: summary.verdicts,
       deleted_probes: retention?.probes ?? 0,
       deleted_rollups: retention?.rollups ?? 0,
       duration_ms: summary.durationMs,

@@ -1,10 +1,11 @@
 import { sql } from "kysely";
 import { claim, completeMany, release, type LeaseTable } from "../../db/jobs/lease.js";
-import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, endpointLeaseMs } from "./constants.js";
+import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, CONFIRM_INTERVAL_MS, endpointLeaseMs } from "./constants.js";
+import { nextProbeAt } from "./confirm.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
+import { probeHistories } from "./probe-history.js";
 import { rollupListings } from "./rollup.js";
-import { nextSlot } from "./slots.js";
 import type { ProbeResult, ProbeStrategy } from "./types.js";
 
 /** Active listings as leased jobs: due at their next probe slot. */
@@ -70,9 +71,11 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
       if (done.length === 0) return;
       const r = done.map((d) => d.result);
       const ids = r.map((p) => p.listingId);
-      const next = ids.map((id) => nextSlot(id, now, intervalMs));
       const since = new Date(Math.min(...r.map((p) => p.probedAt.getTime())));
       await db.transaction().execute(async (trx) => {
+        const history = await probeHistories(trx, r, now, intervalMs);
+        const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
+        metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
         const stored = sql`stored as (
           insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version)
           select * from unnest(

@@ -5,6 +5,7 @@ export interface ProbeMetrics {
   probeDuration: Histogram<"outcome">;
   cycleDuration: Histogram;
   hostChecks: Counter<"result">;
+  confirmations: Counter;
 }
 
 // A second prober on the same registry (tests, a restart in-process) reuses the series.
@@ -47,6 +48,11 @@ export function probeMetrics(registry: Registry): ProbeMetrics {
       registry,
       "lookout_host_checks_total",
       () => new Counter({ name: "lookout_host_checks_total", help: "Host checks by result", labelNames: ["result"], registers }),
+    ),
+    confirmations: reuse(
+      registry,
+      "lookout_probe_confirmations_total",
+      () => new Counter({ name: "lookout_probe_confirmations_total", help: "Probes planned ahead of their slot to confirm a change of state", registers }),
     ),
   };
 }

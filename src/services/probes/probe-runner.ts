@@ -7,6 +7,7 @@ import type { Clock } from "../../lib/clock.js";
 import { HostLimiter, type HostLimiterOptions } from "../../lib/host-limiter.js";
 import type { Logger } from "../../lib/log.js";
 import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
+import { updateVerdicts } from "../signals/recompute-verdicts.js";
 import { recomputeSnapshots } from "../snapshots/recompute-snapshots.js";
 import * as C from "./constants.js";
 import { logCycle, type CycleSummary } from "./cycle-summary.js";
@@ -112,6 +113,8 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
       const [probes, hosts] = await Promise.all([registry.endpoint(drain), registry.host_check(drain)]);
       const probeMs = performance.now() - t1;
       const snapshots = await recomputeSnapshots(deps, probes.listingIds);
+      // The stored verdicts of what was just probed follow at once; the full pass is the safety net.
+      const verdicts = await updateVerdicts(deps.db, probes.listingIds, clock.now());
       const snapshotMs = performance.now() - t1 - probeMs;
       const durationMs = performance.now() - t0;
       metrics.cycleDuration.observe(durationMs / 1000);
@@ -122,6 +125,7 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
         errors: probes.errors,
         hostChecks: { due: hosts.claimed, done: hosts.done, errors: hosts.errors },
         snapshots,
+        verdicts,
         retention,
         maintenanceMs: Math.round(t1 - t0),
         probeMs: Math.round(probeMs),

@@ -16,8 +16,8 @@ export const THRESHOLDS = {
   deadMinProbes: 3,
   /** dead, for an uncatalogued URL: its live probe and the one retry it allows both failed. */
   deadMinLiveAttempts: 2,
-  /** zombie: the service's endpoints had at least this many probes in the last hour, all errors. */
-  zombieMinProbes: 3,
+  /** zombie: every distinct endpoint of the service had at least this many probes in the window, none healthy. */
+  zombieMinProbesPerEndpoint: 3,
   zombieWindowMs: HOUR,
   decoyPriceUsdc: 1000,
   suspiciousPriceUsdc: 10,

@@ -26,9 +26,10 @@ export interface SignalInput {
   probes7d: number;
   healthy7d: number;
   p99Latency7dMs: number | null;
-  /** Probes and errors of every endpoint of the listing's service in the zombie window. */
-  serviceProbes1h: number;
-  serviceErrors1h: number;
+  /** Distinct endpoints of the listing's service; those that failed in the zombie window (enough probes, none healthy); those with a healthy probe there. */
+  serviceEndpoints: number;
+  serviceFailedEndpoints: number;
+  serviceHealthyEndpoints: number;
   /** Earliest evidence of the service: first sighting here, or an older last call. */
   serviceSince: Date | null;
   listedSince: Date | null;
@@ -62,7 +63,7 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   unknown_endpoint: (s) => !s.known,
   no_history: (s, now) => s.known && (s.lastProbeAt === null || now - s.lastProbeAt.getTime() > T.noHistoryWindowMs),
   dead: (s) => s.failStreak >= (s.known ? T.deadMinProbes : T.deadMinLiveAttempts),
-  zombie: (s) => s.known && s.serviceProbes1h >= T.zombieMinProbes && s.serviceErrors1h === s.serviceProbes1h,
+  zombie: (s) => s.known && s.serviceFailedEndpoints > 0 && s.serviceFailedEndpoints === s.serviceEndpoints,
   decoy_price_extreme: (s) => s.priceUsdc !== null && s.priceUsdc >= T.decoyPriceUsdc,
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
   slow: (s) => s.avgLatency1hMs !== null && s.avgLatency1hMs >= T.slowAvgLatencyMs,

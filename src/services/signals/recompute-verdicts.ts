@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
+import type { Database } from "../../db/schema.js";
 import { THRESHOLDS } from "./constants.js";
 import { blacklistReasons, evaluate } from "./engine.js";
 import { computeContexts, type SignalContext } from "./group-context.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
-import { signalInput } from "./signal-input.js";
+import { signalInput, storedContext } from "./signal-input.js";
 
 const WRITE_CHUNK = 2000;
 
@@ -14,10 +15,10 @@ export const isGhost = (row: ListingRow, now: Date) =>
   row.last_outcome === "healthy" && now.getTime() - row.first_seen_at.getTime() >= THRESHOLDS.neverPaidListedMs && row.l30d_calls === 0;
 
 /**
- * After each probe cycle: the verdict of every active listing from its snapshot and the
- * catalog-wide context (service health, group prices, markup references, effective counts).
- * Writes warnings, reasons and the context into signal_snapshots, so the request path and the
- * catalog products read one row instead of scanning; rows whose verdict and context did not
+ * The full pass, every VERDICT_RECOMPUTE_MS: the verdict of every active listing from its snapshot
+ * and the catalog-wide context (service health, group prices, markup references, effective
+ * counts). Writes warnings, reasons and the context into signal_snapshots, so the request path and
+ * the catalog products read one row instead of scanning; rows whose verdict and context did not
  * change are left alone. `db` may be a transaction of the handle's database (on PostgreSQL).
  */
 export async function recomputeVerdicts(
@@ -25,46 +26,9 @@ export async function recomputeVerdicts(
   now: Date,
 ): Promise<{ listings: number; written: number; ms: number }> {
   const started = performance.now();
-  const rows = await selectListingRows(db)
-    .select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"])
-    .where("l.is_active", "=", true)
-    .execute();
+  const rows = await storedVerdictRows(db).where("l.is_active", "=", true).execute();
   const contexts = computeContexts(rows);
-
-  const verdicts = rows.map((row) => {
-    const context = contexts.get(row.id)!;
-    const verdict = evaluate(signalInput(row, context), now, "forensics");
-    const blacklist = blacklistReasons(verdict.warnings);
-    const delist = isGhost(row, now) && blacklist.length === 0 ? ["ghost_listing"] : blacklist;
-    return {
-      id: row.id,
-      warnings: verdict.warnings,
-      critical: !verdict.ok,
-      blacklist,
-      delist,
-      risk: verdict.risk_score,
-      flagged_since: delist.length === 0 ? null : (row.flagged_since ?? now).toISOString(),
-      context,
-    };
-  });
-  // Only what changed is written: between two recomputes most verdicts stay as they were.
-  const updates = verdicts.filter((v, i) => !unchanged(rows[i]!, v));
-
-  for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
-    const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
-    await sql`
-      insert into signal_snapshots (listing_id, computed_at, warnings, critical, blacklist_reasons, delist_reasons, risk_score, flagged_since, detail)
-      select x.id, ${now.toISOString()}::timestamptz,
-             array(select jsonb_array_elements_text(x.warnings)), x.critical,
-             array(select jsonb_array_elements_text(x.blacklist)), array(select jsonb_array_elements_text(x.delist)),
-             x.risk, x.flagged_since, jsonb_build_object('context', x.context)
-      from jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb)
-      on conflict (listing_id) do update set
-        warnings = excluded.warnings, critical = excluded.critical,
-        blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
-        risk_score = excluded.risk_score, flagged_since = excluded.flagged_since,
-        detail = signal_snapshots.detail || excluded.detail`.execute(db);
-  }
+  const written = await writeChanged(db, rows, (row) => contexts.get(row.id)!, now);
   // A listing that left the catalog keeps its history but no longer counts as flagged.
   await db
     .updateTable("signal_snapshots")
@@ -73,7 +37,69 @@ export async function recomputeVerdicts(
     .where("flagged_since", "is not", null)
     .execute();
   await generation.bump(db, now);
-  return { listings: rows.length, written: updates.length, ms: Math.round(performance.now() - started) };
+  return { listings: rows.length, written, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * The incremental update, right after the snapshots of freshly probed listings were written: their
+ * stored verdicts follow the new evidence at once, against the context of the last full pass (a
+ * listing the full pass has not seen yet is judged on its own evidence). Returns the rows changed.
+ */
+export async function updateVerdicts({ db, generation }: Pick<DbHandle, "db" | "generation">, listingIds: readonly number[], now: Date): Promise<number> {
+  if (listingIds.length === 0) return 0;
+  const rows = await storedVerdictRows(db)
+    .where("l.is_active", "=", true)
+    .where("l.id", "=", sql<number>`any(${[...new Set(listingIds)]}::bigint[])`)
+    .execute();
+  const written = await writeChanged(db, rows, (row) => storedContext(row), now);
+  if (written > 0) await generation.bump(db, now);
+  return written;
+}
+
+const storedVerdictRows = (db: Kysely<Database>) =>
+  selectListingRows(db).select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"]);
+
+/** Evaluates each row against its context and writes the verdicts that changed; returns how many. */
+async function writeChanged(db: Kysely<Database>, rows: readonly StoredVerdict[], contextOf: (row: StoredVerdict) => SignalContext | null, now: Date) {
+  const updates = rows
+    .map((row) => ({ row, v: verdictOf(row, contextOf(row), now) }))
+    // Only what changed is written: between two recomputes most verdicts stay as they were.
+    .filter(({ row, v }) => !unchanged(row, v))
+    .map(({ v }) => v);
+  for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
+    const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
+    await sql`
+      insert into signal_snapshots (listing_id, computed_at, warnings, critical, blacklist_reasons, delist_reasons, risk_score, flagged_since, detail)
+      select x.id, ${now.toISOString()}::timestamptz,
+             array(select jsonb_array_elements_text(x.warnings)), x.critical,
+             array(select jsonb_array_elements_text(x.blacklist)), array(select jsonb_array_elements_text(x.delist)),
+             x.risk, x.flagged_since, case when x.context is null then '{}'::jsonb else jsonb_build_object('context', x.context) end
+      from jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb)
+      on conflict (listing_id) do update set
+        warnings = excluded.warnings, critical = excluded.critical,
+        blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
+        risk_score = excluded.risk_score, flagged_since = excluded.flagged_since,
+        detail = signal_snapshots.detail || excluded.detail`.execute(db);
+  }
+  return updates.length;
+}
+
+type VerdictWrite = ReturnType<typeof verdictOf>;
+
+function verdictOf(row: StoredVerdict, context: SignalContext | null, now: Date) {
+  const verdict = evaluate(signalInput(row, context), now, "forensics");
+  const blacklist = blacklistReasons(verdict.warnings);
+  const delist = isGhost(row, now) && blacklist.length === 0 ? ["ghost_listing"] : blacklist;
+  return {
+    id: row.id,
+    warnings: verdict.warnings,
+    critical: !verdict.ok,
+    blacklist,
+    delist,
+    risk: verdict.risk_score,
+    flagged_since: delist.length === 0 ? null : (row.flagged_since ?? now).toISOString(),
+    context,
+  };
 }
 
 interface StoredVerdict extends ListingRow {
@@ -85,10 +111,7 @@ interface StoredVerdict extends ListingRow {
 }
 
 /** Whether the snapshot already holds this verdict (the context compared as the JSON it is stored as). */
-function unchanged(
-  row: StoredVerdict,
-  v: { warnings: string[]; critical: boolean; blacklist: string[]; delist: string[]; risk: number; flagged_since: string | null; context: SignalContext },
-): boolean {
+function unchanged(row: StoredVerdict, v: VerdictWrite): boolean {
   return (
     row.computed_at !== null &&
     row.critical === v.critical &&
@@ -97,6 +120,6 @@ function unchanged(
     isDeepStrictEqual(row.warnings, v.warnings) &&
     isDeepStrictEqual(row.blacklist_reasons, v.blacklist) &&
     isDeepStrictEqual(row.delist_reasons, v.delist) &&
-    isDeepStrictEqual((row.detail as { context?: unknown } | null)?.context, JSON.parse(JSON.stringify(v.context)))
+    (v.context === null || isDeepStrictEqual(storedContext(row), JSON.parse(JSON.stringify(v.context))))
   );
 }
