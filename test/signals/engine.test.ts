@@ -18,8 +18,9 @@ const clean = (over: Partial<SignalInput> = {}): SignalInput => ({
   probes7d: 1000,
   healthy7d: 1000,
   p99Latency7dMs: 400,
-  serviceProbes1h: 12,
-  serviceErrors1h: 0,
+  serviceEndpoints: 2,
+  serviceFailedEndpoints: 0,
+  serviceHealthyEndpoints: 2,
   serviceSince: ago(10 * DAY),
   listedSince: ago(10 * DAY),
   l30dCalls: 1200,
@@ -42,7 +43,7 @@ describe("signal engine thresholds", () => {
   it.each<[string, Partial<SignalInput>, Partial<SignalInput>]>([
     ["dead", { failStreak: 3 }, { failStreak: 2 }],
     ["failing", { failStreak: 1 }, { failStreak: 0 }],
-    ["zombie", { serviceProbes1h: 3, serviceErrors1h: 3 }, { serviceProbes1h: 3, serviceErrors1h: 2 }],
+    ["zombie", { serviceFailedEndpoints: 2, serviceHealthyEndpoints: 0 }, { serviceFailedEndpoints: 1, serviceHealthyEndpoints: 0 }],
     ["decoy_price_extreme", { priceUsdc: 1000 }, { priceUsdc: 999.999999 }],
     ["suspicious_high_price", { priceUsdc: 10 }, { priceUsdc: 9.999999 }],
     ["slow", { avgLatency1hMs: 2000 }, { avgLatency1hMs: 1999 }],
@@ -72,6 +73,15 @@ describe("signal engine thresholds", () => {
     expect(fires({ failStreak: 10 })).not.toContain("failing");
   });
 
+  it("calls a service a zombie only when every distinct endpoint failed on its own evidence", () => {
+    // One endpoint failed, the other has not enough probes yet: not a zombie (issue 23's false alert).
+    expect(fires({ serviceEndpoints: 2, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 0 })).not.toContain("zombie");
+    expect(fires({ serviceEndpoints: 1, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 0 })).toContain("zombie");
+    // A snapshot stored before the endpoint counts existed reads them as 0: never a zombie.
+    expect(fires({ serviceEndpoints: 0, serviceFailedEndpoints: 0, serviceHealthyEndpoints: 0 })).not.toContain("zombie");
+    expect(fires({ known: false, serviceEndpoints: 1, serviceFailedEndpoints: 1 })).not.toContain("zombie");
+  });
+
   it("keeps forensics codes out of preflight", () => {
     expect(fires({ probes7d: 20, healthy7d: 0, p99Latency7dMs: 9000 }, "preflight")).toEqual([]);
   });
@@ -86,7 +96,11 @@ describe("verdict", () => {
     ["unknown URL whose live probe and retry failed: ok false", { known: false, failStreak: 2, probes1h: 1 }, { ok: false, action: "investigate", risk: 1 }],
     ["warning only: investigate", { avgLatency1hMs: 2500 }, { ok: true, action: "investigate", risk: 0.3 }],
     ["unknown: investigate", { known: false }, { ok: true, action: "investigate", risk: 0.4 }],
-    ["low-confidence critical: investigate", { probes1h: 1, serviceProbes1h: 3, serviceErrors1h: 3 }, { ok: false, action: "investigate", risk: 1 }],
+    [
+      "low-confidence critical: investigate",
+      { probes1h: 1, serviceFailedEndpoints: 2, serviceHealthyEndpoints: 0 },
+      { ok: false, action: "investigate", risk: 1 },
+    ],
   ])("%s", (_name, over, want) => {
     const v = evaluate(clean(over), now);
     expect({ ok: v.ok, action: v.recommended_action, risk: v.risk_score }).toEqual(want);

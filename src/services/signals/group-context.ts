@@ -1,14 +1,21 @@
 import { currentPrice, type ListingRow } from "./listing-row.js";
 import { markupFor, type Markup } from "./markup.js";
 import { quantile } from "./quantile.js";
+import { serviceEndpoints } from "./service-endpoints.js";
 
 /**
  * What a verdict needs to know beyond its own listing, computed once per recompute over the
  * whole active catalog and stored in the snapshot's detail, so the request path stays a lookup.
  */
 export interface SignalContext {
-  service_probes_1h: number;
-  service_errors_1h: number;
+  /**
+   * The service's distinct endpoints, those that failed in the zombie window and those with a
+   * healthy probe there. Optional because snapshots written before issue 23 lack them: a
+   * reader takes a missing count as 0, which never makes a zombie.
+   */
+  service_endpoints?: number;
+  service_failed_endpoints?: number;
+  service_healthy_endpoints?: number;
   service_since: string | null;
   markup: Markup | null;
   group: GroupStats;
@@ -34,14 +41,12 @@ function effectiveShare(rawOnHost: number, row: ListingRow): number {
 }
 
 export function computeContexts(rows: readonly ListingRow[]): Map<number, SignalContext> {
-  const services = new Map<string, { probes: number; errors: number; since: number | null }>();
+  const services = new Map<string, { since: number | null }>();
   const groups = new Map<string, { prices: number[]; hosts: Map<string, { n: number; row: ListingRow }> }>();
   const hosts = new Map<string, { n: number; row: ListingRow }>();
 
   for (const r of rows) {
-    const s = services.get(r.service_id) ?? { probes: 0, errors: 0, since: r.service_first_seen_at.getTime() };
-    s.probes += r.probes_1h ?? 0;
-    s.errors += (r.probes_1h ?? 0) - (r.healthy_1h ?? 0);
+    const s = services.get(r.service_id) ?? { since: r.service_first_seen_at.getTime() };
     if (r.last_called_at) s.since = Math.min(s.since ?? Infinity, r.last_called_at.getTime());
     services.set(r.service_id, s);
 
@@ -78,12 +83,15 @@ export function computeContexts(rows: readonly ListingRow[]): Map<number, Signal
   }
 
   const markups = markupFor(rows);
+  const endpoints = serviceEndpoints(rows);
   const out = new Map<number, SignalContext>();
   for (const r of rows) {
     const s = services.get(r.service_id)!;
+    const e = endpoints.get(r.service_id)!;
     out.set(r.id, {
-      service_probes_1h: s.probes,
-      service_errors_1h: s.errors,
+      service_endpoints: e.endpoints,
+      service_failed_endpoints: e.failed,
+      service_healthy_endpoints: e.healthy,
       service_since: s.since === null ? null : new Date(s.since).toISOString(),
       markup: markups.get(r.id) ?? null,
       group: stats.get(groupKey(r))!,

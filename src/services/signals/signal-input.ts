@@ -20,8 +20,10 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     probes7d: row.probes_7d ?? 0,
     healthy7d: row.healthy_7d ?? 0,
     p99Latency7dMs: row.p99_latency_7d_ms,
-    serviceProbes1h: context?.service_probes_1h ?? probes1h,
-    serviceErrors1h: context?.service_errors_1h ?? probes1h - (row.healthy_1h ?? 0),
+    // No context, or one stored before these counts existed: nothing to call a zombie on.
+    serviceEndpoints: context?.service_endpoints ?? 0,
+    serviceFailedEndpoints: context?.service_failed_endpoints ?? 0,
+    serviceHealthyEndpoints: context?.service_healthy_endpoints ?? 0,
     serviceSince: context?.service_since ? new Date(context.service_since) : row.service_first_seen_at,
     listedSince: row.first_seen_at,
     l30dCalls: row.l30d_calls,

@@ -13,9 +13,20 @@ const pct = (healthy: number, probes: number) => (probes === 0 ? null : Math.rou
 const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => JsonObject>> = {
   unknown_endpoint: (s) => ({ listed: s.known }),
   no_history: (s) => ({ last_probe_at: iso(s.lastProbeAt), window_minutes: T.noHistoryWindowMs / 60_000 }),
-  dead: (s) => ({ probes_30m: s.probes30m, healthy_30m: s.healthy30m, fail_streak: s.failStreak, min_failed_in_a_row: s.known ? T.deadMinProbes : T.deadMinLiveAttempts }),
+  dead: (s) => ({
+    probes_30m: s.probes30m,
+    healthy_30m: s.healthy30m,
+    fail_streak: s.failStreak,
+    min_failed_in_a_row: s.known ? T.deadMinProbes : T.deadMinLiveAttempts,
+  }),
   failing: (s) => ({ fail_streak: s.failStreak, dead_at: s.known ? T.deadMinProbes : T.deadMinLiveAttempts }),
-  zombie: (s) => ({ service_probes_1h: s.serviceProbes1h, service_errors_1h: s.serviceErrors1h, min_probes: T.zombieMinProbes, listed: s.known }),
+  zombie: (s) => ({
+    service_endpoints: s.serviceEndpoints,
+    failed_endpoints: s.serviceFailedEndpoints,
+    healthy_endpoints: s.serviceHealthyEndpoints,
+    min_probes_per_endpoint: T.zombieMinProbesPerEndpoint,
+    listed: s.known,
+  }),
   decoy_price_extreme: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.decoyPriceUsdc }),
   suspicious_high_price: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.suspiciousPriceUsdc, decoy_threshold_usdc: T.decoyPriceUsdc }),
   slow: (s) => ({ avg_latency_1h_ms: s.avgLatency1hMs, threshold_ms: T.slowAvgLatencyMs }),
