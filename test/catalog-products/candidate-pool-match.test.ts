@@ -8,8 +8,15 @@ function reference(rows: readonly CandidateRow[], k: MatchKeys, limit: number) {
   let total = 0;
   for (const r of rows) {
     const taskMatch = k.taskClass !== null && (r.category?.toLowerCase() === k.taskClass || (r.tags ?? []).includes(k.taskClass));
+    // Never across categories on price alone: a target with a category keeps price matches in it.
+    const sameCategory = k.category === null || r.category?.toLowerCase() === k.category.toLowerCase();
     const inRange =
-      k.price !== null && k.price > 0 && r.price !== null && r.price >= k.price / SIMILAR_PRICE_FACTOR && r.price <= k.price * SIMILAR_PRICE_FACTOR;
+      sameCategory &&
+      k.price !== null &&
+      k.price > 0 &&
+      r.price !== null &&
+      r.price >= k.price / SIMILAR_PRICE_FACTOR &&
+      r.price <= k.price * SIMILAR_PRICE_FACTOR;
     const tier =
       k.serviceId !== null && r.service_id === k.serviceId
         ? 0
@@ -42,7 +49,7 @@ const keys = fc.record({
   serviceId: fc.option(pick(["s1", "s2", "s9"])),
   providerId: fc.option(pick(["p1", "p3", "p9"])),
   domain: fc.option(pick(["a.example", "c.example", "z.example"])),
-  category: fc.option(pick(["Geo", "AI", "none"])),
+  category: fc.option(pick(["Geo", "geo", "AI", "data", "none"])),
   taskClass: fc.option(pick(["geo", "tiles", "ai", "none"])),
   price: fc.option(pick([0, 0.001, 0.004, 0.01, 0.1, 2500])),
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   await seed({ url: "https://wx.example/v1/dead", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, last30m(false));
   await seed({ url: "https://wx.example/v1/forecast", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, healthy(300));
   await seed({ url: "https://wx.example/v1/hourly", service: "Skycast", provider: "0xsky", price: "0.002", category: "weather" }, healthy(100));
-  await seed({ url: "https://other.example/radar", service: "Radar Co", provider: "0xsky", price: "0.5", category: "maps" }, healthy());
+  await seed({ url: "https://other.example/radar", service: "Radar Co", provider: "0xsky", price: "0.005", category: "maps" }, healthy());
   await seed({ url: "https://wx.example/legacy", service: "Legacy Wx", provider: "0xold", price: "0.5", category: "maps" }, healthy());
   await seed({ url: "https://storm.example/alerts", service: "Storm", provider: "0xstorm", price: "0.5", category: "weather" }, healthy());
   await seed({ url: "https://cheap.example/x", service: "Cheap", provider: "0xcheap", price: "0.004", category: "data" }, healthy());
@@ -38,6 +38,26 @@ beforeAll(async () => {
   );
   await seed({ url: "https://premium.example/alpha", service: "Premium", provider: "0xprem", price: "2500", category: "weather" }, healthy());
   await seed({ url: "https://new.example/w", service: "New", provider: "0xnew", price: "0.002", category: "weather" }, []);
+  // Healthy, but their own verdict is not pay: a 49 USDC price (skip), an SPA shell's host, a ghost nobody called in 52 days.
+  await seed({ url: "https://pricey.example/forecast", service: "Pricey", provider: "0xpricey", price: "49", category: "weather" }, healthy());
+  await seed({ url: "https://shell.example/app", service: "Shell", provider: "0xshell", price: "0.002", category: "weather" }, healthy());
+  const longAgo = new Date(ctx.clock.now().getTime() - 52 * DAY);
+  await seed(
+    {
+      url: "https://ghost.example/w",
+      service: "Ghost",
+      provider: "0xghost",
+      price: "0.002",
+      category: "weather",
+      firstSeenAt: longAgo,
+      l30dCalls: 0,
+      lastCalledAt: longAgo,
+    },
+    healthy(),
+  );
+  // No category: price alone is all it can be matched on.
+  const uncategorized = await seed({ url: "https://nocat.example/q", service: "NoCat", provider: "0xnocat", price: "0.003" }, healthy());
+  await ctx.db.db.updateTable("listings").set({ category: null }).where("id", "=", uncategorized).execute();
   // Zombie service: every endpoint erroring.
   await seed(
     { url: "https://zombie.example/a", service: "Zombie", provider: "0xz", price: "0.01", category: "data" },
@@ -60,6 +80,10 @@ beforeAll(async () => {
       effective_count: 2,
       effective_count_basis: "sitemap_url_count",
     })
+    .execute();
+  await ctx.db.db
+    .insertInto("host_checks")
+    .values({ host: "shell.example", spa_fallback_detected: true, spa_fallback_checked_at: ctx.clock.now(), wildcard_402_checked_at: ctx.clock.now() })
     .execute();
   // Delisted in the window, and listed long ago.
   await seedListing(ctx, { url: "https://old.example/removed", service: "Old", price: "0.01", active: false });
@@ -85,7 +109,7 @@ describe("catalog/decoys", () => {
       wildcard_402_detected: false,
     });
     expect(b.wildcard_402_hosts).toEqual([expect.objectContaining({ service_id: "wild", raw_count: 5, effective_count: 2, synthetic_count: 3 })]);
-    expect(b.counts).toMatchObject({ wildcard_402_services: 1, spa_fallback_services: 0 });
+    expect(b.counts).toMatchObject({ wildcard_402_services: 1, spa_fallback_services: 1 });
   });
 
   it("answers the same bytes twice apart from generated_at", async () => {
@@ -132,15 +156,54 @@ describe("alternatives", () => {
       ["https://other.example/radar", "same_provider"],
       ["https://wx.example/legacy", "same_domain"],
       ["https://storm.example/alerts", "same_category"],
-      ["https://cheap.example/x", "similar_price"],
     ]);
-    expect(b.candidate_count).toBe(6);
+    expect(b.candidate_count).toBe(5);
   });
 
   it("applies the limit after counting candidates", async () => {
     const b = await body(await paid("/api/v1/alternatives", { url: "https://wx.example/v1/dead", limit: 2 }));
     expect(b.alternatives).toHaveLength(2);
-    expect(b.candidate_count).toBe(6);
+    expect(b.candidate_count).toBe(5);
+  });
+
+  it("offers only candidates whose own verdict is pay: for the 2,500 USDC decoy, no wallet-drain price, SPA shell or ghost", async () => {
+    const b = await body(await paid("/api/v1/alternatives", { url: "https://premium.example/alpha", limit: 10 }));
+    const urls: string[] = b.alternatives.map((a: { url: string }) => a.url);
+    expect([...urls].sort()).toEqual(["https://storm.example/alerts", "https://wx.example/v1/forecast", "https://wx.example/v1/hourly"]);
+    expect(b.candidate_count).toBe(3);
+    // What was left out is what preflight itself warns against, and what was offered preflight and forensics rate pay.
+    const { reports } = svc.ctx.services;
+    expect((await reports.preflight("https://pricey.example/forecast")).recommended_action).toBe("skip");
+    expect((await reports.preflight("https://shell.example/app")).warnings).toContain("spa_fallback");
+    const ghost = await svc.ctx.db.db
+      .selectFrom("signal_snapshots as s")
+      .innerJoin("listings as l", "l.id", "s.listing_id")
+      .select("s.delist_reasons")
+      .where("l.url", "=", "https://ghost.example/w")
+      .executeTakeFirstOrThrow();
+    expect(ghost.delist_reasons).toEqual(["ghost_listing"]);
+    for (const url of urls) {
+      expect((await reports.preflight(url)).recommended_action, url).toBe("pay");
+      expect((await reports.forensics(url)).recommended_action, url).toBe("pay");
+    }
+  });
+
+  it("never offers a listing of a wildcard-402 host", async () => {
+    const b = await body(await paid("/api/v1/alternatives", { taskClass: "data" }));
+    expect(b.alternatives.map((a: { url: string }) => a.url)).toEqual(["https://cheap.example/x"]);
+    expect(b.candidate_count).toBe(1);
+  });
+
+  it("never crosses category on price alone; a target without a category matches on price", async () => {
+    const weather = await body(await paid("/api/v1/alternatives", { url: "https://wx.example/v1/dead", limit: 10 }));
+    expect(weather.alternatives.map((a: { url: string }) => a.url)).not.toContain("https://cheap.example/x");
+    const b = await body(await paid("/api/v1/alternatives", { url: "https://nocat.example/q", limit: 10 }));
+    expect(b.alternatives.map((a: { url: string; match_reason: string }) => [a.url, a.match_reason]).sort()).toEqual([
+      ["https://cheap.example/x", "similar_price"],
+      ["https://other.example/radar", "similar_price"],
+      ["https://wx.example/v1/forecast", "similar_price"],
+      ["https://wx.example/v1/hourly", "similar_price"],
+    ]);
   });
 
   it("matches a task class against categories and tags, case-insensitive", async () => {
@@ -197,10 +260,24 @@ describe("whats-new", () => {
   });
 
   it("refuses a since older than 30 days or in the future, before payment", async () => {
-    const now = Date.now();
+    const now = svc.ctx.clock.now().getTime();
     expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { since: new Date(now - 31 * DAY).toISOString() })).status).toBe(400);
     expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { since: new Date(now + 5 * MINUTE).toISOString() })).status).toBe(400);
     expect((await refusedInput(`${svc.url}/api/v1/whats-new`, { limit: 501 })).status).toBe(400);
-    expect((await unpaid("/api/v1/whats-new", { since: new Date(now + 30_000).toISOString() })).status).toBe(402);
+    // No clock-skew tolerance: one second ahead is in the future; now itself is an empty window.
+    const ahead = await refusedInput(`${svc.url}/api/v1/whats-new`, { since: new Date(now + 1000).toISOString() });
+    expect(ahead.status).toBe(400);
+    expect((await body(ahead)).message).toMatch(/^since: must not be in the future/);
+    expect((await unpaid("/api/v1/whats-new", { since: new Date(now).toISOString() })).status).toBe(402);
+  });
+
+  it("answers a since of now with an empty window, never a negative one", async () => {
+    const since = svc.ctx.clock.now().toISOString();
+    const b = await body(await paid("/api/v1/whats-new", { since }));
+    expect(b).toMatchObject({ since, until: since, window_hours: 0, added_endpoints: [], removed_endpoints: [] });
+    // A clock stepped back after the route's check: the service clamps the window at now.
+    const now = svc.ctx.clock.now();
+    const late = await svc.ctx.services.whatsNew.changes(new Date(now.getTime() + 60_000), 10, now);
+    expect(late).toMatchObject({ since: now.toISOString(), until: now.toISOString(), window_hours: 0 });
   });
 });

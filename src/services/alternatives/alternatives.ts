@@ -21,9 +21,9 @@ export interface AlternativesQuery {
 
 /**
  * Healthy substitutes for a blocked endpoint (spec 2.8, 4.6). Candidates match by the first of
- * same service, provider, domain, category (or task class) and similar price; they must have
- * answered healthy, not be erroring over the last hour, not be dead over 7 days and carry no
- * critical warning. Ranking inside a match tier: 7-day uptime, then 1-hour latency.
+ * same service, provider, domain, category (or task class) and similar price (within the
+ * target's category); each candidate's own stored verdict must be pay and nothing may delist it
+ * (candidates.ts). Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
 export function createAlternativesService(handle: Pick<DbHandle, "db" | "prepared" | "generation">) {
   const candidates = perGeneration(handle, () => loadCandidates(handle.db));

@@ -1,4 +1,7 @@
-/** similar_price: within this factor of the target's price, either way. */
+/**
+ * similar_price: within this factor of the target's price, either way, and never across
+ * categories: when the target has a category, a price-only match must share it (case-insensitive).
+ */
 export const SIMILAR_PRICE_FACTOR = 3;
 
 /** One eligible candidate, as the pool is built from. */
@@ -49,6 +52,13 @@ function* merged(a: Int32Array, b: Int32Array): Generator<number> {
     if (y < b.length && b[y] === next) y++;
     yield next;
   }
+}
+
+/** How many of these positions pass the test. */
+function countIn(positions: Int32Array, test: (i: number) => boolean): number {
+  let n = 0;
+  for (const i of positions) if (test(i)) n++;
+  return n;
 }
 
 /** How many entries of an ascending array are below v (or at or below it, when inclusive). */
@@ -167,8 +177,10 @@ export class CandidatePool {
     // Without a target price the range is empty (NaN compares false).
     const lo = hasPrice ? k.price! / SIMILAR_PRICE_FACTOR : Number.NaN;
     const hi = hasPrice ? k.price! * SIMILAR_PRICE_FACTOR : Number.NaN;
-    const { ids, service, provider, domain, category, price } = this;
-    const inRange = (i: number) => price[i]! >= lo && price[i]! <= hi;
+    // A target with a category keeps price matches inside it (an unknown key matches no one).
+    const sameCat = k.category === null ? null : lookup("t", k.category.toLowerCase());
+    const { ids, service, provider, domain, category, categoryLower, price } = this;
+    const inRange = (i: number) => price[i]! >= lo && price[i]! <= hi && (sameCat === null || categoryLower[i] === sameCat);
     /** The first tier candidate i meets (0 = same_service .. 4 = similar_price), or -1. */
     const tierOf = (i: number): number => {
       if (service[i] === svc) return 0;
@@ -180,8 +192,14 @@ export class CandidatePool {
     const list = (key: number) => this.postings.get(key) ?? EMPTY;
     const keyed = [list(svc), list(prov), list(dom), list(cat), list(task)];
 
+    // Price matches are every candidate the next list holds that is in range: the whole pool, or the category's.
+    const priceScope = sameCat === null ? range(ids.length) : list(sameCat);
     // Count: every price match, plus each keyed candidate outside the price range, once.
-    let total = hasPrice ? countBelow(this.sortedPrices, hi, true) - countBelow(this.sortedPrices, lo, false) : 0;
+    let total = !hasPrice
+      ? 0
+      : sameCat === null
+        ? countBelow(this.sortedPrices, hi, true) - countBelow(this.sortedPrices, lo, false)
+        : countIn(list(sameCat), inRange);
     if (++this.stamp === 0x7fffffff) this.seen.fill((this.stamp = 0));
     const stamp = this.stamp;
     let targetMatched = false;
@@ -212,7 +230,7 @@ export class CandidatePool {
     take(1, keyed[1]!);
     take(2, keyed[2]!);
     take(3, merged(keyed[3]!, keyed[4]!));
-    if (hasPrice && picks.length < limit) take(4, range(ids.length));
+    if (hasPrice && picks.length < limit) take(4, priceScope);
     return { picks, total };
   }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
+import { actionOf, confidenceOf } from "../signals/engine.js";
 import { CandidatePool } from "./candidate-pool.js";
 
 /** A candidate as an alternatives answer lists it (spec 2.8), but for its match_reason. */
@@ -25,10 +26,18 @@ export interface Candidates {
 }
 
 /**
- * Eligible: active, last probe healthy, not erroring over the last hour, not dead over 7 days,
- * no critical warning (spec 4.6), as of the last verdict recompute. One statement gives both the
- * match keys and the listed fields, so a call needs no statement for its picks. Repeated strings
- * (service and provider names, domains, categories) are shared between items.
+ * Whether a candidate may be offered: its own stored verdict (the last recompute's, forensics
+ * mode, so a superset of preflight's codes) recommends pay by the engine's rule, and nothing
+ * delists it (ghost_listing included). No verdict yet (risk_score null) is not pay.
+ */
+export const offerable = (v: { warnings: readonly string[]; delist_reasons: readonly string[]; risk_score: number | null; probes_1h: number | null }) =>
+  v.risk_score !== null && v.delist_reasons.length === 0 && actionOf(v.warnings, true, confidenceOf(v.probes_1h ?? 0)) === "pay";
+
+/**
+ * Eligible: active and offerable (above); the SQL conditions (last probe healthy, not erroring
+ * over the last hour, not dead over 7 days, no critical warning: spec 4.6) only narrow the read.
+ * One statement gives both the match keys and the listed fields, so a call needs no statement
+ * for its picks. Repeated strings (service and provider names, domains, categories) are shared.
  */
 export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> {
   const rows = await listingsWithNames(db)
@@ -49,6 +58,10 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
       sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
       sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
       "s.avg_latency_1h_ms",
+      "s.warnings",
+      "s.delist_reasons",
+      "s.risk_score",
+      "s.probes_1h",
     ])
     .where("l.is_active", "=", true)
     .where("s.critical", "=", false)
@@ -59,7 +72,8 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
     .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
     .orderBy("l.url_normalized")
     .orderBy("l.id")
-    .execute();
+    .execute()
+    .then((all) => all.filter(offerable));
 
   const strings = new Map<string, string>();
   const shared = <T extends string | null>(v: T): T => {

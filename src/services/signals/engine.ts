@@ -102,7 +102,17 @@ export function evaluate(input: SignalInput, now: Date, mode: "preflight" | "for
   return { ok, warnings, reason_codes: [...warnings], risk_score, confidence, recommended_action: actionFor(warnings, ok, confidence, input.known) };
 }
 
-function actionFor(warnings: WarningCode[], ok: boolean, confidence: number, known: boolean): RecommendedAction {
+/**
+ * The action of a stored verdict (signal_snapshots.warnings) by the rule evaluate uses, so a
+ * product that reads the snapshot (alternatives, certificates) and preflight cannot disagree.
+ * A code this version does not know counts as a warning about the endpoint (never pay).
+ */
+export function actionOf(warnings: readonly string[], known: boolean, confidence: number): RecommendedAction {
+  const codes = warnings as readonly WarningCode[];
+  return actionFor(codes, !codes.some((w) => CRITICAL.has(w)), confidence, known);
+}
+
+function actionFor(warnings: readonly WarningCode[], ok: boolean, confidence: number, known: boolean): RecommendedAction {
   if (warnings.some((w) => WALLET_DRAIN.has(w))) return "skip";
   if (!ok && known && confidence >= CONFIDENCE_HINT_BELOW) return "use_alternatives";
   if (!ok || warnings.some((w) => !INFORMATIONAL.has(w)) || !known) return "investigate";
