@@ -40,7 +40,7 @@ export const PROBE_TICK_MS = 2 * SECOND;
  * Confirmation probes (decision 0014): a listing whose newest CONFIRM_PROBES outcomes disagree is
  * probed again this soon, so `dead` (3 failures in a row) is reached two intervals after the first.
  */
-export const CONFIRM_INTERVAL_MS = 1 * MINUTE;
+export const CONFIRM_INTERVAL_MS = 45 * SECOND;
 /** Agreeing outcomes that end confirmation, and the most probes of one listing in one interval. */
 export const CONFIRM_PROBES = 3;
 /** Listings claimed per statement; larger batches amortise per-statement costs (docs/probing.md). */

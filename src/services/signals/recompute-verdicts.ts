@@ -45,15 +45,15 @@ export async function recomputeVerdicts(
  * stored verdicts follow the new evidence at once, against the context of the last full pass (a
  * listing the full pass has not seen yet is judged on its own evidence). Returns the rows changed.
  */
-export async function updateVerdicts({ db, generation }: Pick<DbHandle, "db" | "generation">, listingIds: readonly number[], now: Date): Promise<number> {
+export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: readonly number[], now: Date): Promise<number> {
   if (listingIds.length === 0) return 0;
   const rows = await storedVerdictRows(db)
     .where("l.is_active", "=", true)
     .where("l.id", "=", sql<number>`any(${[...new Set(listingIds)]}::bigint[])`)
     .execute();
-  const written = await writeChanged(db, rows, (row) => storedContext(row), now);
-  if (written > 0) await generation.bump(db, now);
-  return written;
+  // No generation bump: the per-generation caches (blacklist, alternatives pool) follow at the
+  // next full pass, at most VERDICT_RECOMPUTE_MS later, instead of rebuilding after every cycle.
+  return writeChanged(db, rows, (row) => storedContext(row), now);
 }
 
 const storedVerdictRows = (db: Kysely<Database>) =>
