@@ -93,10 +93,12 @@ describe("guardFetch: what blocks", () => {
   });
 
   it("blocks prices above maxPriceUsdc, and unknown prices when a maximum is set", async () => {
-    const priced = (price: string) => report({ metadata: { ...report().metadata, price_usdc: price } });
+    const priced = (price: string | null) => report({ metadata: { ...report().metadata, price_usdc: price } });
     expect((await harness(() => priced("0.002"), { maxPriceUsdc: "0.002" }).guarded(TARGET)).status).toBe(200);
     await expect(harness(() => priced("0.0020001"), { maxPriceUsdc: "0.002" }).guarded(TARGET)).rejects.toMatchObject({ reasons: ["price_above_max"] });
     await expect(harness(() => priced("2500"), { maxPriceUsdc: 1 }).guarded(TARGET)).rejects.toMatchObject({ reasons: ["price_above_max"] });
+    await expect(harness(() => priced(null), { maxPriceUsdc: 1 }).guarded(TARGET)).rejects.toMatchObject({ reasons: ["price_unknown"] });
+    // An older server said "" for an unknown price: still unknown.
     await expect(harness(() => priced(""), { maxPriceUsdc: 1 }).guarded(TARGET)).rejects.toMatchObject({ reasons: ["price_unknown"] });
   });
 

@@ -27,9 +27,9 @@ export function blockReasons(report: PreflightReport, policy: GuardPolicy): Bloc
   return reasons;
 }
 
-/** Prices come as decimal strings ("" when unknown); more than 6 decimals round up. */
-function atomic(price: string): bigint | null {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(price);
+/** Prices come as decimal strings, null when unknown (an older server sent ""); more than 6 decimals round up. */
+function atomic(price: string | null): bigint | null {
+  const m = price === null ? null : /^(\d+)(?:\.(\d+))?$/.exec(price);
   if (!m) return null;
   const frac = m[2] ?? "";
   const base = BigInt(usdcToAtomic(`${m[1]}${frac ? `.${frac.slice(0, 6)}` : ""}`));

@@ -6,14 +6,19 @@ import { dateTime } from "../common.js";
 
 export const WarningCodeSchema = z.enum(ALL_CODES as unknown as [string, ...string[]]).openapi("WarningCode");
 export const RecommendedActionSchema = z.enum(["pay", "skip", "use_alternatives", "investigate"]).openapi("RecommendedAction");
+/** Money as an exact decimal string: at most 6 places (USDC's decimals), no exponent, no sign. */
+export const DECIMAL_6 = /^\d+(\.\d{1,6})?$/;
+const usdcDecimal = () => z.string().regex(DECIMAL_6).nullable();
+/** A USDC amount the spec types as a number: rounded to 6 places; null when unknown. */
+const usdcNumber = () => z.number().nullable().describe("USDC, rounded to 6 places; null when unknown");
 const EffectiveCountBasis = z.enum(["sitemap_url_count", "manifest_resource_count", "canonical_homepage"]).nullable();
 
 export const ProxyMarkupSchema = z
   .object({
     detected: z.literal(true),
     confidence: z.enum(["medium", "high"]),
-    observed_price_usdc: z.number().nullable(),
-    reference_price_usdc: z.number().nullable(),
+    observed_price_usdc: usdcNumber(),
+    reference_price_usdc: usdcNumber(),
     estimated_markup_ratio: z.number().nullable(),
     basis: z.enum(["service_median", "x402_floor"]),
     evidence: z.array(z.string()),
@@ -25,7 +30,9 @@ export const MetadataSchema = z
     url: z.string(),
     service: z.string(),
     service_id: z.string(),
-    price_usdc: z.string().describe("decimal; empty string when no price is known"),
+    price_usdc: usdcDecimal().describe(
+      "exact decimal of at most 6 places; null when no listing or challenge quoted a price (never an empty string; decision 0016)",
+    ),
     currency: z.string(),
     uptime_1h_pct: z.number().int().nullable(),
     avg_latency_ms: z.number().int().nullable(),
@@ -44,7 +51,7 @@ export const EvidenceSchema = z
     probes_1h: z.number().int(),
     healthy_1h: z.number().int(),
     errors_30m: z.number().int(),
-    price_amount_usdc: z.string().nullable(),
+    price_amount_usdc: usdcDecimal(),
     service_age_hours: z.number().nullable(),
     proxy_markup: z.union([ProxyMarkupSchema, z.object({ detected: z.literal(false) })]),
     wildcard_402_detected: z.boolean(),
@@ -89,7 +96,10 @@ export const BatchEnvelopeSchema = z
     }),
     observed_at: dateTime(),
     paid_amount: z.literal("0.025"),
-    effective_price_per_url: z.string().describe("paid_amount divided by the deduplicated URL count"),
+    effective_price_per_url: z
+      .string()
+      .regex(DECIMAL_6)
+      .describe("paid_amount divided by the deduplicated URL count: exact decimal of at most 6 places, rounded down"),
   })
   .openapi("BatchEnvelope");
 
@@ -101,17 +111,21 @@ export const ForensicsReportSchema = z
     metadata: MetadataSchema,
     observed_at: dateTime(),
     decoy_probability: z.number().min(0).max(1),
-    uptime: z.object({
-      probes_7d: z.number().int(),
-      healthy_7d: z.number().int(),
-      errors_7d: z.number().int(),
-      uptime_7d_pct: nInt(),
-      uptime_1h_pct: nInt(),
-      avg_latency_1h_ms: nInt(),
-      hourly: z
-        .array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() }))
-        .describe("most recent first, about 168 buckets"),
-    }),
+    uptime: z
+      .object({
+        probes_7d: z.number().int(),
+        healthy_7d: z.number().int(),
+        errors_7d: z.number().int(),
+        uptime_7d_pct: nInt(),
+        uptime_1h_pct: nInt(),
+        avg_latency_1h_ms: nInt(),
+        hourly: z
+          .array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() }))
+          .describe("most recent first, 168 buckets; empty for an uncatalogued URL"),
+      })
+      .describe(
+        "the prober's 7-day monitoring history; an uncatalogued URL has none (zero counts, null percentages, no buckets): its live probe is in evidence.probes_1h",
+      ),
     latency: z.object({ p50_ms: nInt(), p90_ms: nInt(), p99_ms: nInt(), max_ms: nInt() }),
     status_codes: z.record(z.string(), z.number().int()).describe("HTTP status (or network_error) to count over 7 days"),
     concentration: z.object({
@@ -125,8 +139,8 @@ export const ForensicsReportSchema = z
       wildcard_402_detected: z.boolean(),
       spa_fallback_detected: z.boolean(),
       effective_count_basis: EffectiveCountBasis,
-      group_median_price_usdc: z.number().nullable(),
-      group_p90_price_usdc: z.number().nullable(),
+      group_median_price_usdc: usdcNumber(),
+      group_p90_price_usdc: usdcNumber(),
       price_ratio_to_median: z.number().nullable(),
     }),
     evidence: z.object({
@@ -135,7 +149,7 @@ export const ForensicsReportSchema = z
       probes_7d: z.number().int(),
       healthy_7d: z.number().int(),
       errors_30m: z.number().int(),
-      price_amount_usdc: z.string().nullable(),
+      price_amount_usdc: usdcDecimal(),
       service_age_hours: z.number().nullable(),
       concentration_pct: z.number().nullable(),
       raw_concentration_group_size: nInt(),

@@ -1,4 +1,5 @@
 import type { PreflightReport } from "../../contracts/preflight/schemas.js";
+import { roundUsdc, usdcDecimal } from "../../lib/money.js";
 import { HOUR } from "../signals/constants.js";
 import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
@@ -38,13 +39,15 @@ const round = (n: number | null | undefined) => (n === null || n === undefined ?
 export function proxyMarkupDetail(s: Subject, verdict: Verdict) {
   const m = s.context?.markup;
   if (!m || !verdict.warnings.includes("proxy_markup")) return undefined;
-  const observed = s.input.priceUsdc;
+  // The spec types these prices as numbers: rounded to 6 places, so none carries a float artefact.
+  const observed = roundUsdc(s.input.priceUsdc);
+  const reference = roundUsdc(m.reference_price_usdc);
   return {
     detected: true as const,
     confidence: m.confidence,
     observed_price_usdc: observed,
-    reference_price_usdc: m.reference_price_usdc,
-    estimated_markup_ratio: observed !== null && m.reference_price_usdc > 0 ? Math.round((observed / m.reference_price_usdc) * 100) / 100 : null,
+    reference_price_usdc: reference,
+    estimated_markup_ratio: observed !== null && reference !== null && reference > 0 ? Math.round((observed / reference) * 100) / 100 : null,
     basis: m.basis,
     evidence: m.evidence,
   };
@@ -52,21 +55,25 @@ export function proxyMarkupDetail(s: Subject, verdict: Verdict) {
 
 export function metadataOf(s: Subject, verdict: Verdict) {
   const r = s.row;
-  const hostTrap = Boolean(r?.wildcard_402_detected || r?.spa_fallback_detected);
+  // An uncatalogued URL has no row: what is known of its host reaches it through the signal input.
+  const wildcard = r?.wildcard_402_detected ?? s.input.wildcard402;
+  const spa = r?.spa_fallback_detected ?? s.input.spaFallback;
+  const hostTrap = wildcard || spa;
   const markup = proxyMarkupDetail(s, verdict);
   return {
     url: s.url,
     service: s.service,
     service_id: s.serviceId,
-    price_usdc: s.price ?? "",
+    // Decision 0016: null when no listing or challenge quoted a price, never "".
+    price_usdc: usdcDecimal(s.price),
     currency: s.currency,
     uptime_1h_pct: round(r?.uptime_1h_pct),
     avg_latency_ms: r?.avg_latency_1h_ms ?? s.input.avgLatency1hMs,
     is_active: s.isActive,
     ...(markup ? { proxy_markup: markup } : {}),
-    wildcard_402_detected: r?.wildcard_402_detected ?? false,
+    wildcard_402_detected: wildcard,
     wildcard_402_checked_at: r?.wildcard_402_checked_at?.toISOString() ?? null,
-    spa_fallback_detected: r?.spa_fallback_detected ?? false,
+    spa_fallback_detected: spa,
     spa_fallback_checked_at: r?.spa_fallback_checked_at?.toISOString() ?? null,
     effective_count_basis: hostTrap ? (r?.effective_count_basis ?? "canonical_homepage") : null,
   };
@@ -82,10 +89,10 @@ export function evidenceOf(s: Subject, verdict: Verdict, now: Date) {
     probes_1h: s.input.probes1h,
     healthy_1h: s.row?.healthy_1h ?? (s.input.lastProbeAt && s.input.healthy30m > 0 ? 1 : 0),
     errors_30m: s.input.probes30m - s.input.healthy30m,
-    price_amount_usdc: s.price,
+    price_amount_usdc: usdcDecimal(s.price),
     service_age_hours: serviceAgeHours(s, now),
     proxy_markup: proxyMarkupDetail(s, verdict) ?? { detected: false as const },
-    wildcard_402_detected: s.row?.wildcard_402_detected ?? false,
+    wildcard_402_detected: s.row?.wildcard_402_detected ?? s.input.wildcard402,
   };
 }
 

@@ -1,5 +1,8 @@
+import { roundUsdc } from "../../lib/money.js";
+
 /**
- * The q-quantile of ascending `sorted`, interpolated linearly between ranks; null when empty.
+ * The q-quantile of ascending USDC prices `sorted`, interpolated linearly between ranks and
+ * rounded to USDC's 6 places (no float artefacts such as 0.15000000000000002); null when empty.
  * Its own module so group-context and markup both use it without importing each other.
  */
 export function quantile(sorted: readonly number[], q: number): number | null {
@@ -7,5 +10,5 @@ export function quantile(sorted: readonly number[], q: number): number | null {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  return roundUsdc(sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo));
 }

@@ -4,13 +4,13 @@ import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
+import { usdcDecimal } from "../../lib/money.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { CatalogTimeline } from "./catalog-timeline.js";
 
 export const WHATS_NEW = {
   defaultWindowMs: 24 * 3_600_000,
   maxAgeMs: 30 * 86_400_000,
-  clockSkewMs: 60_000,
   defaultLimit: WHATS_NEW_LIMIT.default,
   maxLimit: WHATS_NEW_LIMIT.max,
 } as const;
@@ -39,7 +39,9 @@ export function createWhatsNewService(handle: Pick<DbHandle, "db" | "generation"
   });
   return {
     warm: async () => void (await current()),
-    async changes(since: Date, limit: number, now: Date) {
+    async changes(asked: Date, limit: number, now: Date) {
+      // The route refuses a since after now; a clock stepped back between its check and here must not open a negative window.
+      const since = asked > now ? now : asked;
       const [{ timeline: t, added, removed }, polls] = await Promise.all([
         current(),
         db
@@ -98,5 +100,5 @@ async function listingsById(db: Kysely<Database>, ids: number[]) {
     ])
     .where("l.id", "in", ids)
     .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), price_usdc: usdcDecimal(r.price_usdc) }));
 }

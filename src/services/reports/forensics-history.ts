@@ -1,0 +1,52 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
+import { HOUR } from "../signals/constants.js";
+import type { GroupStats } from "../signals/group-context.js";
+
+const HOURS_7D = 168;
+
+export interface History {
+  hourly: ForensicsReport["uptime"]["hourly"];
+  statusCodes: Record<string, number>;
+}
+
+/** The 168 hourly buckets of the last 7 days (gaps as zero) and status-code counts, from one read of the hourly rollup. */
+export async function history(db: Kysely<Database>, listingId: number, now: Date): Promise<History> {
+  const open = Math.floor(now.getTime() / HOUR) * HOUR;
+  const since = new Date(open - (HOURS_7D - 1) * HOUR);
+  // One row holding the buckets as a JSON array: parsed once, not a row and its columns at a time.
+  const { rows } = await sql<{ buckets: string | null }>`
+    select json_agg(json_build_array(extract(epoch from bucket) * 1000, probes, healthy, latency_count, latency_sum_ms, status_counts))::text as buckets
+    from probe_hourly where listing_id = ${listingId} and bucket >= ${since}`.execute(db);
+  type Bucket = [at: number, probes: number, healthy: number, latencyCount: number, latencySumMs: number, statusCounts: Record<string, number>];
+  const buckets = JSON.parse(rows[0]?.buckets ?? "[]") as Bucket[];
+  const byHour = new Map(buckets.map((b) => [b[0], b]));
+  const hourly = Array.from({ length: HOURS_7D }, (_, i) => {
+    const at = open - i * HOUR;
+    const b = byHour.get(at);
+    return {
+      bucket: new Date(at).toISOString(),
+      probes: b?.[1] ?? 0,
+      healthy: b?.[2] ?? 0,
+      avg_latency_ms: b && b[3] > 0 ? Math.round(b[4] / b[3]) : null,
+    };
+  });
+  const codes = new Map<string, number>();
+  for (const b of buckets) for (const [code, n] of Object.entries(b[5])) codes.set(code, (codes.get(code) ?? 0) + Number(n));
+  return { hourly, statusCodes: Object.fromEntries([...codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+export type CatalogTotals = Pick<GroupStats, "raw_catalog_total" | "effective_catalog_total">;
+
+/**
+ * The catalog's totals as the last recompute counted them (any active listing's stored context
+ * carries them), for a URL in no group: its group is empty, the catalog is not. Zeros before any recompute.
+ */
+export async function catalogTotals(db: Kysely<Database>): Promise<CatalogTotals> {
+  const { rows } = await sql<{ raw: number | null; effective: number | null }>`
+    select (s.detail #>> '{context,group,raw_catalog_total}')::int as raw, (s.detail #>> '{context,group,effective_catalog_total}')::int as effective
+    from signal_snapshots s join listings l on l.id = s.listing_id
+    where l.is_active and s.detail #> '{context,group}' is not null limit 1`.execute(db);
+  return { raw_catalog_total: rows[0]?.raw ?? 0, effective_catalog_total: rows[0]?.effective ?? 0 };
+}
