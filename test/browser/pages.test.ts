@@ -96,7 +96,7 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     const page = await open(cert.pageUrl, "verified-page");
     expect(await page.locator("h1").textContent()).toBe(`${demo.healthy.serviceName} <current>`);
     expect(await page.locator("#state").textContent()).toContain("Verified.");
-    expect(await page.locator("#criteria tbody tr").count()).toBe(7);
+    expect(await page.locator("#criteria tbody tr").count()).toBe(8);
     expect(await page.locator("#criteria").textContent()).not.toContain("not met");
     expect(await page.locator("#evidence").textContent()).toContain(demo.healthy.url);
     const size = await page.locator("#badge").evaluate((img) => {

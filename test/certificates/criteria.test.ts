@@ -3,6 +3,8 @@ import { CertificateBody } from "../../src/contracts/verified/schemas.js";
 import { evaluateCriteria, type CriterionReport } from "../../src/services/certificates/criteria.js";
 import type { ListingEvidence } from "../../src/services/certificates/evidence.js";
 import { parseScope } from "../../src/services/certificates/scope.js";
+import { ALL_CODES } from "../../src/services/signals/constants.js";
+import { actionOf } from "../../src/services/signals/engine.js";
 
 const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   id: 1,
@@ -13,6 +15,9 @@ const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   uptime7dPct: 99.5,
   p99Latency7dMs: 400,
   warnings: [],
+  delistReasons: [],
+  hasVerdict: true,
+  probes1h: 6,
   priceUsdc: "0.001",
   lastProbeAt: new Date("2026-11-20T11:55:00Z"),
   lastOutcome: "healthy",
@@ -41,6 +46,21 @@ describe("each criterion at its boundary", () => {
     for (const w of ["dead", "zombie", "decoy_price_extreme", "never_paid_zombie", "dead_7d", "mostly_dead"]) {
       expect(met({ warnings: ["slow", w] }, "no_critical_warning")).toBe(false);
     }
+  });
+
+  it("clean_verdict: only a stored verdict of pay that nothing delists meets it, naming what keeps it off pay", () => {
+    const read = (over: Partial<ListingEvidence>) => byId(evaluateCriteria([good(over)])).clean_verdict!;
+    expect(read({})).toMatchObject({ met: true, observed: "pay" });
+    expect(read({ warnings: ["high_concentration"] })).toMatchObject({ met: true, observed: "pay" });
+    for (const w of ["suspicious_high_price", "decoy_price_extreme", "never_paid_zombie", "wildcard_402", "spa_fallback", "proxy_markup", "failing", "dead"]) {
+      expect(read({ warnings: ["high_concentration", w] }), w).toMatchObject({ met: false, observed: w });
+    }
+    expect(read({ delistReasons: ["ghost_listing"] })).toMatchObject({ met: false, observed: "ghost_listing" });
+    expect(read({ hasVerdict: false })).toMatchObject({ met: false, observed: "no verdict yet" });
+  });
+
+  it("clean_verdict agrees with the engine's action for every code: met exactly when the action is pay", () => {
+    for (const w of ALL_CODES) expect(met({ warnings: [w] }, "clean_verdict"), w).toBe(actionOf([w], true, 1) === "pay");
   });
 
   it("p99_latency_7d: 5000 ms meets it, 5001 ms does not, no samples do not", () => {
@@ -93,6 +113,19 @@ describe("a pattern's report", () => {
     });
     expect(reports.price_range).toMatchObject({ met: true, observed: "0.001 to 0.01", failing: [] });
     expect(reports.in_catalog).toMatchObject({ met: true, observed: 3 });
+    expect(reports.clean_verdict).toMatchObject({ met: true, observed: "pay" });
+  });
+
+  it("fails clean_verdict when one covered listing is not clean, with the union of what keeps them off pay", () => {
+    const r = byId(
+      evaluateCriteria([
+        good({ url: "https://api.example.com/a" }),
+        good({ url: "https://api.example.com/b", warnings: ["wildcard_402"] }),
+        good({ url: "https://api.example.com/c", warnings: ["wildcard_402", "proxy_markup"], delistReasons: ["ghost_listing"] }),
+      ]),
+    ).clean_verdict!;
+    expect(r).toMatchObject({ met: false, observed: "wildcard_402, proxy_markup, ghost_listing", failing_count: 2 });
+    expect(r.failing.map((f) => f.url)).toEqual(["https://api.example.com/b", "https://api.example.com/c"]);
   });
 
   it("caps the failing list and keeps the full count", () => {

@@ -36,6 +36,28 @@ describe("acceptance against the demo fleet", () => {
     expect(await svc.balanceOf(svc.payer(1))).toBe(before);
   });
 
+  it("the demo's ghost, healthy for a week but called last 52 days ago, is refused on its verdict alone and not charged", async () => {
+    const { svc, fleet } = demo;
+    const ghost = fleet.endpoints.find((e) => e.kind === "ghost")!;
+    const before = await svc.balanceOf(svc.payer(3));
+    const res = await svc.payingFetch(3, CAP)(`${svc.url}/api/v1/verified`, postJson({ url: ghost.url, name: ghost.serviceName }));
+    expect(res.status).toBe(422);
+    const failed = (await body(res)).failed_criteria;
+    expect(failed.map((c: { id: string }) => c.id)).toEqual(["clean_verdict"]);
+    expect(failed[0].observed).toBe("ghost_listing");
+    expect(await svc.balanceOf(svc.payer(3))).toBe(before);
+  });
+
+  it("alternatives for the 2,500 USDC decoy offer only endpoints preflight rates pay (not the 49 USDC one)", async () => {
+    const { svc, fleet } = demo;
+    const decoy = fleet.endpoints.find((e) => e.kind === "decoy")!;
+    const whale = fleet.endpoints.find((e) => e.kind === "suspicious_price")!;
+    const offered = (await svc.ctx.services.alternatives.find({ url: decoy.url, limit: 10 })).alternatives.map((a) => a.url);
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered).not.toContain(whale.url);
+    for (const url of offered) expect((await svc.ctx.services.reports.preflight(url)).recommended_action, url).toBe("pay");
+  });
+
   it("the demo's ghost and dead listings appear in the delist feed with the right reasons", async () => {
     const { svc, fleet } = demo;
     const res = await svc.payingFetch(2, CAP)(`${svc.url}/api/v1/delist-feed`, postJson({ scope: "all" }));

@@ -44,6 +44,21 @@ beforeAll(async () => {
   );
   await seed("https://wx.example/v2/plain", [...week().slice(1), { ago: 1000, status: 200, price: null }]);
   await seed("https://other.example/v1/forecast", week());
+  // Healthy for a week, but not clean: a wildcard-402 host (one real path, two synthetic), a
+  // reseller of Skycast's forecast at 5x its price, and a ghost nobody has called in 52 days.
+  for (const path of ["/feeds/btc", "/feeds/SOL-USD/1m", "/feeds/ETH-USD/5m"])
+    await seed(`https://wild.example${path}`, week(), { service: "Oracle", provider: "0xoracle" });
+  await ctx.db.db
+    .insertInto("host_checks")
+    .values({ host: "wild.example", wildcard_402_detected: true, wildcard_402_checked_at: ctx.clock.now(), spa_fallback_checked_at: ctx.clock.now() })
+    .execute();
+  await seed(
+    "https://resell.example/proxy/wx.example/v1/forecast",
+    week(() => ({ price: "0.01" })),
+    { service: "Resell", provider: "0xresell", price: "0.01" },
+  );
+  const longAgo = new Date(ctx.clock.now().getTime() - 52 * DAY);
+  await seed("https://ghost.example/v1/quote", week(), { service: "Ghost", provider: "0xghost", firstSeenAt: longAgo, l30dCalls: 0, lastCalledAt: longAgo });
   await recompute(ctx);
 });
 afterAll(() => ctx?.close());
@@ -67,6 +82,7 @@ describe("issueCertificate", () => {
       ["probes_7d", true],
       ["uptime_7d", true],
       ["no_critical_warning", true],
+      ["clean_verdict", true],
       ["p99_latency_7d", true],
       ["price_range", true],
       ["x402_v2_challenge", true],
@@ -104,19 +120,33 @@ describe("issueCertificate", () => {
     if (r.verified) throw new Error("expected not verified");
     const failing = Object.fromEntries(r.failed.map((c) => [c.id, c.failing.map((f) => f.url)]));
     expect(failing).toEqual({
+      // The stored verdicts: price_outlier_high (6 USDC against a 0.002 median) and slow_p99 keep these two off pay.
+      clean_verdict: ["https://wx.example/v2/pricey", "https://wx.example/v2/slow"],
       probes_7d: ["https://wx.example/v2/young"],
       uptime_7d: ["https://wx.example/v2/flaky"],
       p99_latency_7d: ["https://wx.example/v2/slow"],
       price_range: ["https://wx.example/v2/pricey"],
       x402_v2_challenge: ["https://wx.example/v2/plain"],
     });
-    expect(r.criteria).toHaveLength(7);
+    expect(r.criteria).toHaveLength(8);
     expect(r.failed.find((c) => c.id === "uptime_7d")!.observed).toBeCloseTo(90, 0);
     const after = await ctx.db.db
       .selectFrom("certificates")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it.each([
+    ["a synthetic listing of a wildcard-402 host", "https://wild.example/feeds/SOL-USD/1m", "wildcard_402", 1],
+    ["the wildcard-402 host by pattern", "https://wild.example", "wildcard_402", 3],
+    ["a reseller at 5x markup", "https://resell.example/proxy/wx.example/v1/forecast", "proxy_markup", 1],
+    ["a ghost listing nobody called in 52 days", "https://ghost.example/v1/quote", "ghost_listing", 1],
+  ])("refuses %s: every other criterion holds, the verdict is not clean", async (_, url, reason, covered) => {
+    const r = await issueCertificate(deps(), { url, name: "Not clean" });
+    if (r.verified) throw new Error(`certified ${url}`);
+    expect(r.failed.map((c) => c.id)).toEqual(["clean_verdict"]);
+    expect(r.failed[0]).toMatchObject({ observed: reason, failing_count: covered });
   });
 
   it("answers not verified for a URL no listing matches", async () => {

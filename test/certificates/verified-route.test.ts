@@ -58,9 +58,9 @@ describe("POST /api/v1/verified", () => {
     expect(res.status).toBe(422);
     const b = await body(res);
     expect(b).toMatchObject({ error: "not_verified", tier: "not_verified", verified: false, payment_settled: false, url: "https://wx.example/*" });
-    expect(b.failed_criteria.map((c: { id: string }) => c.id)).toEqual(["uptime_7d", "no_critical_warning", "x402_v2_challenge"]);
+    expect(b.failed_criteria.map((c: { id: string }) => c.id)).toEqual(["uptime_7d", "no_critical_warning", "clean_verdict", "x402_v2_challenge"]);
     expect(b.failed_criteria[0].failing).toEqual([{ url: "https://wx.example/v2/broken", method: "POST", observed: 0 }]);
-    expect(b.criteria).toHaveLength(7);
+    expect(b.criteria).toHaveLength(8);
     expect(await svc.balanceOf(payer)).toBe(before);
   });
 

@@ -25,6 +25,16 @@ export const CRITERIA_EXAMPLE: CriterionReport[] = [
     failing_count: 0,
   },
   {
+    id: "clean_verdict",
+    description:
+      "the listing's own verdict is pay and nothing delists it: no wallet-drain price, no wildcard_402, spa_fallback, proxy_markup or failing listing, no other warning about the endpoint, not a ghost listing",
+    required: "pay",
+    met: true,
+    observed: "pay",
+    failing: [],
+    failing_count: 0,
+  },
+  {
     id: "p99_latency_7d",
     description: "p99 latency over 7 days of at most 5000 ms",
     required: "<= 5000 ms",

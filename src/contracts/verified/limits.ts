@@ -18,5 +18,14 @@ export const CERTIFICATE = {
   maxFailingReported: 20,
 } as const;
 
-export const CRITERION_IDS = ["in_catalog", "probes_7d", "uptime_7d", "no_critical_warning", "p99_latency_7d", "price_range", "x402_v2_challenge"] as const;
+export const CRITERION_IDS = [
+  "in_catalog",
+  "probes_7d",
+  "uptime_7d",
+  "no_critical_warning",
+  "clean_verdict",
+  "p99_latency_7d",
+  "price_range",
+  "x402_v2_challenge",
+] as const;
 export type CriterionId = (typeof CRITERION_IDS)[number];

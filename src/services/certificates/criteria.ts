@@ -1,4 +1,5 @@
-import { CRITICAL, type WarningCode } from "../signals/constants.js";
+import { CRITICAL, INFORMATIONAL, type WarningCode } from "../signals/constants.js";
+import { actionOf, confidenceOf } from "../signals/engine.js";
 import { CERTIFICATE as C, type CriterionId } from "./constants.js";
 import type { ListingEvidence } from "./evidence.js";
 
@@ -44,6 +45,22 @@ function challengeOf(e: ListingEvidence): { ok: boolean; value: string } {
   return { ok: true, value: "x402 v2 challenge (402)" };
 }
 
+/**
+ * The listing's stored verdict recommends pay by the engine's own rule (preflight's), and nothing
+ * delists it: what keeps it off pay is listed (warnings about the endpoint, ghost_listing, ...).
+ */
+function verdictOf(e: ListingEvidence): { ok: boolean; value: string } {
+  if (!e.hasVerdict) return { ok: false, value: "no verdict yet" };
+  const action = actionOf(e.warnings, e.active, confidenceOf(e.probes1h));
+  const against = [...new Set([...e.warnings.filter((w) => !INFORMATIONAL.has(w as WarningCode)), ...e.delistReasons])];
+  if (action === "pay" && e.delistReasons.length === 0) return { ok: true, value: "pay" };
+  return { ok: false, value: against.join(", ") || action };
+}
+
+/** The union of what a criterion's listings name, or `clean` when none names anything. */
+const unionOr = (clean: string) => (values: Observed[]) =>
+  [...new Set(values.flatMap((v) => (v === clean || v === null ? [] : String(v).split(", "))))].join(", ") || clean;
+
 const CHECKS: readonly Check[] = [
   {
     id: "probes_7d",
@@ -67,7 +84,15 @@ const CHECKS: readonly Check[] = [
       const critical = e.warnings.filter((w) => CRITICAL.has(w as WarningCode));
       return { ok: critical.length === 0, value: critical.length === 0 ? "none" : critical.join(", ") };
     },
-    worst: (values) => [...new Set(values.flatMap((v) => (v === "none" || v === null ? [] : String(v).split(", "))))].join(", ") || "none",
+    worst: unionOr("none"),
+  },
+  {
+    id: "clean_verdict",
+    description:
+      "the listing's own verdict is pay and nothing delists it: no wallet-drain price, no wildcard_402, spa_fallback, proxy_markup or failing listing, no other warning about the endpoint, not a ghost listing",
+    required: "pay",
+    read: verdictOf,
+    worst: unionOr("pay"),
   },
   {
     id: "p99_latency_7d",

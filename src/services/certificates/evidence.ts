@@ -11,7 +11,11 @@ export interface ListingEvidence {
   probes7d: number;
   uptime7dPct: number | null;
   p99Latency7dMs: number | null;
+  /** The stored verdict (signal_snapshots, as the last recompute wrote it): its warnings, delist reasons, and whether one was computed. */
   warnings: string[];
+  delistReasons: string[];
+  hasVerdict: boolean;
+  probes1h: number;
   /** The last observed challenge price, else the catalog's. */
   priceUsdc: string | null;
   lastProbeAt: Date | null;
@@ -34,6 +38,9 @@ function select(db: Kysely<Database>) {
       "s.uptime_7d_pct",
       "s.p99_latency_7d_ms",
       "s.warnings",
+      "s.delist_reasons",
+      "s.risk_score",
+      "s.probes_1h",
       sql<string | null>`coalesce(s.detail->>'last_price_usdc', l.price_usdc::text)`.as("price_usdc"),
       "s.last_probe_at",
       "s.last_outcome",
@@ -55,6 +62,9 @@ const toEvidence = (r: Row): ListingEvidence => ({
   uptime7dPct: r.uptime_7d_pct,
   p99Latency7dMs: r.p99_latency_7d_ms,
   warnings: r.warnings ?? [],
+  delistReasons: r.delist_reasons ?? [],
+  hasVerdict: r.risk_score !== null,
+  probes1h: r.probes_1h ?? 0,
   priceUsdc: r.price_usdc,
   lastProbeAt: r.last_probe_at,
   lastOutcome: r.last_outcome,
