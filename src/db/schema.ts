@@ -304,6 +304,8 @@ export interface HostRateLimitsTable {
 // ---- watch ---------------------------------------------------------------------------------
 
 export type SignalState = "fired" | "cleared";
+/** A watched signal's state: fired, cleared, or unknown while the evidence cannot tell. */
+export type WatchSignalState = SignalState | "unknown";
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped_quota_exceeded";
 
 export interface WatchesTable {
@@ -326,7 +328,9 @@ export interface WatchesTable {
 export interface WatchSignalStateTable {
   watch_id: string;
   signal: string;
-  state: SignalState;
+  state: WatchSignalState;
+  /** The last fired/cleared state (null until one was decided): alerts compare against it. */
+  decided: SignalState | null;
   changed_at: Timestamp;
   evidence: DefaultJsonColumn;
 }

@@ -294,6 +294,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     watch_id: "string not null",
     signal: "string not null",
     state: "string not null",
+    decided: "string null",
     changed_at: "timestamptz not null",
     evidence: "json not null",
   },

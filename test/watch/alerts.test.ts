@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
-import { seedListing } from "../helpers/catalog-fixtures.js";
+import { recompute, seedListing, seedProbes } from "../helpers/catalog-fixtures.js";
 import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { startReceiver, type Receiver } from "./helpers/receiver.js";
-import { goDown, goUp, healthyListing } from "./helpers/watch-fixtures.js";
+import { goDown, goUp, healthyListing, MINUTE } from "./helpers/watch-fixtures.js";
 
 let svc: PaidService;
 let rx: Receiver;
@@ -86,15 +86,90 @@ describe("alerts of a paid watch", () => {
     expect((await statusOf(w)).signalStates.map((x: { state: string }) => x.state)).toEqual(["fired", "cleared"]);
   });
 
-  it("keeps an uncatalogued URL cleared until the catalog lists it with evidence", async () => {
+  it("keeps an uncatalogued URL unknown until the catalog lists it with evidence", async () => {
     const url = "https://later.example/api/new";
     const w = await subscribe("/later", url, ["dead"]);
     await alerter.runNow();
-    expect((await statusOf(w)).signalStates).toEqual([{ signal: "dead", state: "cleared", since: expect.any(String), evidence: { listed: false } }]);
+    expect((await statusOf(w)).signalStates).toEqual([{ signal: "dead", state: "unknown", since: expect.any(String), evidence: { listed: false } }]);
     const id = await seedListing(svc.ctx, { url, service: "Later", provider: "0xlater" });
     await goDown(svc.ctx, id);
     await alerter.runNow();
     expect(summary("/later")).toEqual(["dead:fired"]);
+  });
+
+  it("reads unknown on a listing with no probes yet, then cleared without an alert once it has evidence", async () => {
+    const url = "https://fresh.example/api";
+    const id = await seedListing(svc.ctx, { url, service: "Fresh", provider: "0xfresh" });
+    await recompute(svc.ctx);
+    const w = await subscribe("/fresh", url, ["dead", "slow"]);
+    await alerter.runNow();
+    const states = async () => (await statusOf(w)).signalStates.map((x: { signal: string; state: string }) => `${x.signal}:${x.state}`);
+    expect(await states()).toEqual(["dead:unknown", "slow:unknown"]);
+    // One probe is a hint (confidence 0.2), not enough to say cleared.
+    await seedProbes(svc.ctx, id, [{ ago: 1000 }]);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect(await states()).toEqual(["dead:unknown", "slow:unknown"]);
+    await seedProbes(svc.ctx, id, [{ ago: 2 * MINUTE }, { ago: 3 * MINUTE }]);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect(await states()).toEqual(["dead:cleared", "slow:cleared"]);
+    expect(summary("/fresh")).toEqual([]);
+  });
+
+  it("does not fire zombie when one endpoint of a 2-endpoint service failed and the other was not probed yet (issue 23)", async () => {
+    const [a, b] = ["https://halfdead.example/a", "https://halfdead.example/b"];
+    const ida = await seedListing(svc.ctx, { url: a, service: "Halfdead", provider: "0xhalfdead" });
+    const idb = await seedListing(svc.ctx, { url: b, service: "Halfdead", provider: "0xhalfdead" });
+    const w = await subscribe("/halfdead", a, ["zombie"]);
+    const failed = [1, 5, 10].map((m) => ({ ago: m * MINUTE, healthy: false }));
+    await seedProbes(svc.ctx, ida, failed);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect((await statusOf(w)).signalStates[0]).toMatchObject({ state: "unknown", evidence: { service_endpoints: 2, failed_endpoints: 1 } });
+    // 13 s later the other endpoint answers: before, this cleared the false zombie (two alerts spent).
+    svc.ctx.clock.advance(13_000);
+    await seedProbes(svc.ctx, idb, [{ ago: 1000 }]);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect((await statusOf(w)).signalStates[0]).toMatchObject({ state: "cleared" });
+    expect(summary("/halfdead")).toEqual([]);
+
+    // An hour on, every endpoint failed on its own probes: a zombie, alerted once.
+    svc.ctx.clock.advance(61 * MINUTE);
+    for (const id of [ida, idb]) await seedProbes(svc.ctx, id, failed);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect(summary("/halfdead")).toEqual(["zombie:fired"]);
+    expect((await statusOf(w)).alertsRemaining).toBe(99);
+  });
+
+  it("goes unknown when the evidence runs out, silently, and alerts the clear once evidence returns", async () => {
+    const l = await healthyListing(svc.ctx);
+    const w = await subscribe("/slow", l.url, ["slow"]);
+    await alerter.runNow();
+    await seedProbes(
+      svc.ctx,
+      l.id,
+      [1, 2, 3].map((m) => ({ ago: m * MINUTE, latency: 5000 })),
+    );
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect(summary("/slow")).toEqual(["slow:fired"]);
+    // An hour without probes: no latency to judge, so unknown, not cleared.
+    svc.ctx.clock.advance(61 * MINUTE);
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect((await statusOf(w)).signalStates[0]).toMatchObject({ state: "unknown", evidence: { avg_latency_1h_ms: null, probes_1h: 0 } });
+    expect(summary("/slow")).toEqual(["slow:fired"]);
+    await seedProbes(
+      svc.ctx,
+      l.id,
+      [1, 2, 3].map((m) => ({ ago: m * MINUTE })),
+    );
+    await recompute(svc.ctx);
+    await alerter.runNow();
+    expect(summary("/slow")).toEqual(["slow:fired", "slow:cleared"]);
   });
 
   it("records an alert past the quota as skipped_quota_exceeded and sends nothing", async () => {

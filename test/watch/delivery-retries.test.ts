@@ -23,7 +23,7 @@ describe("alerts on a change of state", () => {
       url: l.url,
       signal: "dead",
       state: "fired",
-      evidence: { probes_30m: 3, healthy_30m: 0, min_probes: 3 },
+      evidence: { probes_30m: 3, healthy_30m: 0, fail_streak: 3, min_failed_in_a_row: 3 },
       alertsRemaining: 99,
     });
     expect(Date.parse(fired.payload.firedAt)).toBe(h.ctx.clock.now().getTime());

@@ -58,7 +58,7 @@ it("a flapping x402 endpoint, probed by the real prober, gives signed fired and 
     expect(got.every((r) => r.verified)).toBe(true);
     expect(got.map((r) => r.payload.state)).toEqual(got.map((_, i) => (i % 2 === 0 ? "fired" : "cleared")));
     expect(new Set(got.map((r) => r.id)).size).toBe(got.length);
-    expect(got[0]!.payload.evidence).toMatchObject({ healthy_30m: 0, min_probes: 3 });
+    expect(got[0]!.payload.evidence).toMatchObject({ fail_streak: 3, min_failed_in_a_row: 3 });
   } finally {
     await prober.stop();
     await alerter.stop();

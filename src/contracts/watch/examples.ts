@@ -33,13 +33,20 @@ export const STATUS_EXAMPLE = {
       signal: "dead",
       state: "cleared" as const,
       since: "2026-11-21T09:40:00.000Z",
-      evidence: { probes_30m: 3, healthy_30m: 3, min_probes: 3, last_probe_at: "2026-11-21T09:38:12.000Z" },
+      evidence: { probes_30m: 3, healthy_30m: 3, fail_streak: 0, min_failed_in_a_row: 3, probes_1h: 6, last_probe_at: "2026-11-21T09:38:12.000Z" },
     },
     {
       signal: "zombie",
       state: "cleared" as const,
       since: "2026-11-20T12:00:02.000Z",
-      evidence: { service_probes_1h: 6, service_errors_1h: 2, min_probes: 3, listed: true, last_probe_at: "2026-11-20T11:58:40.000Z" },
+      evidence: {
+        service_endpoints: 2,
+        failed_endpoints: 0,
+        healthy_endpoints: 2,
+        min_probes_per_endpoint: 3,
+        listed: true,
+        last_probe_at: "2026-11-20T11:58:40.000Z",
+      },
     },
     {
       signal: "decoy_price_extreme",

@@ -75,7 +75,11 @@ export const WatchStatusSchema = z
       .array(
         z.object({
           signal: WarningCodeSchema,
-          state: z.enum(["fired", "cleared", "unknown"]).describe("unknown until the alerter first evaluated the watch"),
+          state: z
+            .enum(["fired", "cleared", "unknown"])
+            .describe(
+              "unknown: too little evidence to say fired or cleared (no or too few probes in the hour, no price, an unlisted URL), or not evaluated yet; alerts are raised only between fired and cleared",
+            ),
           since: dateTime().nullable(),
           evidence: z.record(z.string(), z.unknown()),
         }),

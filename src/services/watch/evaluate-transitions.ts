@@ -40,7 +40,7 @@ async function evaluate(trx: Kysely<Database>, now: Date): Promise<TransitionSum
   const verdicts = await watchedVerdicts(trx, now);
   const states = await trx
     .selectFrom("watch_signal_state as s")
-    .select(["s.watch_id", "s.signal", "s.state"])
+    .select(["s.watch_id", "s.signal", "s.state", "s.decided"])
     .where("s.watch_id", "in", trx.selectFrom("watches as w").select("w.id").where(isLive("w", now)))
     .execute();
   const plan = planTransitions(watches, verdicts, knownStates(states), now);
@@ -62,11 +62,11 @@ async function writePlan(trx: Kysely<Database>, plan: TransitionPlan, now: Date)
   const at = now.toISOString();
   for (const json of chunks(plan.states)) {
     await sql`
-      insert into watch_signal_state (watch_id, signal, state, changed_at, evidence)
-      select x.watch_id, x.signal, x.state, ${at}::timestamptz, x.evidence
-      from jsonb_to_recordset(${json}::jsonb) as x(watch_id uuid, signal text, state text, evidence jsonb)
+      insert into watch_signal_state (watch_id, signal, state, decided, changed_at, evidence)
+      select x.watch_id, x.signal, x.state, x.decided, ${at}::timestamptz, x.evidence
+      from jsonb_to_recordset(${json}::jsonb) as x(watch_id uuid, signal text, state text, decided text, evidence jsonb)
       on conflict (watch_id, signal) do update
-        set state = excluded.state, changed_at = excluded.changed_at, evidence = excluded.evidence`.execute(trx);
+        set state = excluded.state, decided = excluded.decided, changed_at = excluded.changed_at, evidence = excluded.evidence`.execute(trx);
   }
   for (const json of chunks(plan.deliveries)) {
     await sql`

@@ -18,6 +18,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
     healthy_30m: s.healthy30m,
     fail_streak: s.failStreak,
     min_failed_in_a_row: s.known ? T.deadMinProbes : T.deadMinLiveAttempts,
+    probes_1h: s.probes1h,
   }),
   failing: (s) => ({ fail_streak: s.failStreak, dead_at: s.known ? T.deadMinProbes : T.deadMinLiveAttempts }),
   zombie: (s) => ({
@@ -29,7 +30,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   }),
   decoy_price_extreme: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.decoyPriceUsdc }),
   suspicious_high_price: (s) => ({ price_usdc: s.priceUsdc, threshold_usdc: T.suspiciousPriceUsdc, decoy_threshold_usdc: T.decoyPriceUsdc }),
-  slow: (s) => ({ avg_latency_1h_ms: s.avgLatency1hMs, threshold_ms: T.slowAvgLatencyMs }),
+  slow: (s) => ({ avg_latency_1h_ms: s.avgLatency1hMs, threshold_ms: T.slowAvgLatencyMs, probes_1h: s.probes1h }),
   new_provider: (s, now) => ({
     service_since: iso(s.serviceSince),
     service_age_hours: hoursSince(s.serviceSince, now),
@@ -62,5 +63,5 @@ export function evidenceFor(code: WarningCode, input: SignalInput, now: Date, la
   return { ...EVIDENCE[code](input, now), last_probe_at: iso(lastProbeAt) };
 }
 
-/** A watched URL that is not (yet) in the catalog: nothing can fire until evidence exists. */
+/** A watched URL that is not (yet) in the catalog: every signal is unknown until evidence exists. */
 export const UNLISTED_EVIDENCE: JsonObject = { listed: false };

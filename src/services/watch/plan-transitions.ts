@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DeliveryStatus, JsonObject, SignalState } from "../../db/schema.js";
+import type { DeliveryStatus, JsonObject, SignalState, WatchSignalState } from "../../db/schema.js";
 import type { WarningCode } from "../signals/constants.js";
 import { UNLISTED_EVIDENCE } from "./evidence.js";
 import type { UrlVerdict } from "./watched-verdicts.js";
@@ -13,10 +13,15 @@ export interface LiveWatch {
   listing_id: number | null;
 }
 
-export interface StateChange {
+/** The stored state of a (watch, signal): the current one and the last fired/cleared one. */
+export interface KnownState {
+  state: WatchSignalState;
+  decided: SignalState | null;
+}
+
+export interface StateChange extends KnownState {
   watch_id: string;
   signal: string;
-  state: SignalState;
   evidence: JsonObject;
 }
 
@@ -41,15 +46,18 @@ export interface TransitionPlan {
 const stateKey = (watchId: string, signal: string) => `${watchId}\u0000${signal}`;
 
 /**
- * Compares what fires now with the last known state of each (watch, signal). One alert per
- * change, never per probe. A signal seen for the first time is recorded silently when cleared
- * and alerted once when it already fires. Each alert is charged once, here, whatever its later
- * attempts; with no alert left it is recorded as skipped_quota_exceeded and never sent.
+ * Compares the state of each (watch, signal) now with its stored one. Every change of state is
+ * recorded; alerts follow the last decided (fired or cleared) state only: one per change, never
+ * per probe. `unknown` (too little evidence) raises nothing and keeps the decided state, so
+ * cleared -> unknown -> cleared is silent and fired -> unknown -> cleared alerts once. A first
+ * decision is silent when cleared and alerted once when it already fires. Each alert is charged
+ * once, here, whatever its later attempts; with no alert left it is recorded as
+ * skipped_quota_exceeded and never sent.
  */
 export function planTransitions(
   watches: readonly LiveWatch[],
   verdicts: ReadonlyMap<string, UrlVerdict>,
-  known: ReadonlyMap<string, SignalState>,
+  known: ReadonlyMap<string, KnownState>,
   now: Date,
 ): TransitionPlan {
   const plan: TransitionPlan = { states: [], deliveries: [], spent: [], listings: [] };
@@ -59,12 +67,13 @@ export function planTransitions(
     if (listingId !== (w.listing_id === null ? null : Number(w.listing_id))) plan.listings.push({ id: w.id, listing_id: listingId });
     let remaining = w.alerts_remaining;
     for (const signal of w.signals) {
-      const state: SignalState = verdict?.fired.has(signal as WarningCode) ? "fired" : "cleared";
+      const state = verdict ? verdict.state(signal as WarningCode) : "unknown";
       const previous = known.get(stateKey(w.id, signal));
-      if (previous === state) continue;
+      if (previous?.state === state) continue;
       const evidence = verdict ? verdict.evidence(signal as WarningCode) : UNLISTED_EVIDENCE;
-      plan.states.push({ watch_id: w.id, signal, state, evidence });
-      if (previous === undefined && state === "cleared") continue;
+      const decided = state === "unknown" ? (previous?.decided ?? null) : state;
+      plan.states.push({ watch_id: w.id, signal, state, decided, evidence });
+      if (state === "unknown" || state === (previous?.decided ?? "cleared")) continue;
       const status = remaining > 0 ? "pending" : "skipped_quota_exceeded";
       if (status === "pending") remaining--;
       const id = randomUUID();
@@ -82,5 +91,5 @@ export function planTransitions(
   return plan;
 }
 
-export const knownStates = (rows: ReadonlyArray<{ watch_id: string; signal: string; state: SignalState }>) =>
-  new Map(rows.map((r) => [stateKey(r.watch_id, r.signal), r.state]));
+export const knownStates = (rows: ReadonlyArray<{ watch_id: string; signal: string } & KnownState>) =>
+  new Map(rows.map((r) => [stateKey(r.watch_id, r.signal), { state: r.state, decided: r.decided }]));

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { DeliveryStatus, Database, JsonObject, SignalState } from "../../db/schema.js";
+import type { DeliveryStatus, Database, JsonObject, SignalState, WatchSignalState } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { STATUS_DELIVERIES } from "./constants.js";
 import { secretMatches } from "./secrets.js";
@@ -15,8 +15,8 @@ export interface WatchStatus {
   expiresAt: Date;
   unsubscribedAt: Date | null;
   alertsRemaining: number;
-  /** Last evaluated state of each subscribed signal; "unknown" before the first evaluation. */
-  signalStates: Array<{ signal: string; state: SignalState | "unknown"; since: Date | null; evidence: JsonObject }>;
+  /** Last evaluated state of each subscribed signal; "unknown" too little evidence, or before the first evaluation. */
+  signalStates: Array<{ signal: string; state: WatchSignalState; since: Date | null; evidence: JsonObject }>;
   /** The newest deliveries first. */
   deliveries: Array<{
     webhookId: string;

@@ -1,23 +1,24 @@
 import type { Kysely } from "kysely";
-import type { Database, JsonObject } from "../../db/schema.js";
+import type { Database, JsonObject, WatchSignalState } from "../../db/schema.js";
 import type { WarningCode } from "../signals/constants.js";
 import { evaluate } from "../signals/engine.js";
 import { selectReportRows } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { evidenceFor } from "./evidence.js";
+import { signalState } from "./signal-states.js";
 import { isLive } from "./watch-activity.js";
 
-/** The verdict of one watched URL: which codes fire now and the numbers behind each. */
+/** The verdict of one watched URL: the state of each code now (fired, cleared, unknown) and the numbers behind it. */
 export interface UrlVerdict {
   listingId: number;
-  fired: ReadonlySet<WarningCode>;
+  state(code: WarningCode): WatchSignalState;
   evidence(code: WarningCode): JsonObject;
 }
 
 /**
  * The current verdict of every URL a live watch names, from one query over the catalog (the
  * same rows, stored context and forensics-mode engine the reports use). URLs that are not
- * listed are absent: nothing fires for them until the catalog lists them and evidence exists.
+ * listed are absent: their signals are unknown until the catalog lists them and evidence exists.
  */
 export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<Map<string, UrlVerdict>> {
   const watched = db.selectFrom("watches as w").select("w.url_normalized").where(isLive("w", now));
@@ -31,10 +32,10 @@ export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<
   // Later rows win, as in the reports: an active listing over an inactive one, then the newest.
   for (const row of rows) {
     const input = signalInput(row, storedContext(row));
-    const verdict = evaluate(input, now, "forensics");
+    const fired = new Set(evaluate(input, now, "forensics").warnings);
     out.set(row.url_normalized, {
       listingId: Number(row.id),
-      fired: new Set(verdict.warnings),
+      state: (code) => signalState(code, fired.has(code), input, row),
       evidence: (code) => evidenceFor(code, input, now, row.last_probe_at),
     });
   }

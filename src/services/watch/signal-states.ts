@@ -1,0 +1,43 @@
+import type { WatchSignalState } from "../../db/schema.js";
+import { CONFIDENCE_HINT_BELOW, THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
+import { confidenceOf, type SignalInput } from "../signals/engine.js";
+import type { ReportRow } from "../signals/listing-row.js";
+
+type HostChecks = Pick<ReportRow, "wildcard_402_checked_at" | "spa_fallback_checked_at">;
+
+/** Probes enough in the hour for a verdict that is more than a hint (recommended_action's bar). */
+const probed = (s: SignalInput) => confidenceOf(s.probes1h) >= CONFIDENCE_HINT_BELOW;
+const priced = (s: SignalInput) => s.priceUsdc !== null;
+
+/**
+ * Whether a signal that does not fire has the evidence to say `cleared`. A rule that does not
+ * fire for want of data (no probes, no price, a host never checked) proves nothing: the watch
+ * reads `unknown` instead, and alerts only on a change between fired and cleared.
+ */
+const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks) => boolean>> = {
+  unknown_endpoint: () => true,
+  no_history: () => true,
+  dead: probed,
+  failing: (s) => s.lastProbeAt !== null,
+  // Not every endpoint failed, but only a healthy one proves the service is not a zombie.
+  zombie: (s) => s.serviceHealthyEndpoints > 0,
+  decoy_price_extreme: priced,
+  suspicious_high_price: priced,
+  slow: (s) => probed(s) && s.avgLatency1hMs !== null,
+  new_provider: (s) => s.serviceSince !== null,
+  never_paid_zombie: (s) => s.listedSince !== null && s.l30dCalls !== null,
+  proxy_markup: priced,
+  wildcard_402: (_s, h) => h.wildcard_402_checked_at !== null,
+  spa_fallback: (_s, h) => h.spa_fallback_checked_at !== null,
+  dead_7d: (s) => s.probes7d >= T.dead7dMinProbes,
+  mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes,
+  slow_p99: (s) => s.p99Latency7dMs !== null,
+  price_outlier_high: (s) => s.priceRatioToMedian !== null,
+  high_concentration: (s) => s.concentrationPct !== null,
+};
+
+/** A firing signal is fired (each rule demands its own evidence); otherwise cleared only on evidence. */
+export function signalState(code: WarningCode, fires: boolean, input: SignalInput, host: HostChecks): WatchSignalState {
+  if (fires) return "fired";
+  return DECIDED[code](input, host) ? "cleared" : "unknown";
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { SignalInput } from "../../src/services/signals/engine.js";
+import { signalState } from "../../src/services/watch/signal-states.js";
+
+const now = new Date("2026-11-20T12:00:00Z");
+const input = (over: Partial<SignalInput>): SignalInput => ({
+  known: true,
+  priceUsdc: 0.01,
+  probes30m: 3,
+  healthy30m: 3,
+  failStreak: 0,
+  probes1h: 6,
+  avgLatency1hMs: 120,
+  lastProbeAt: now,
+  probes7d: 100,
+  healthy7d: 100,
+  p99Latency7dMs: 400,
+  serviceEndpoints: 1,
+  serviceFailedEndpoints: 0,
+  serviceHealthyEndpoints: 1,
+  serviceSince: now,
+  listedSince: now,
+  l30dCalls: 10,
+  lastCalledAt: now,
+  wildcard402: false,
+  spaFallback: false,
+  markupReferenceUsdc: null,
+  priceRatioToMedian: null,
+  concentrationPct: null,
+  ...over,
+});
+const checked: { wildcard_402_checked_at: Date | null; spa_fallback_checked_at: Date | null } = { wildcard_402_checked_at: now, spa_fallback_checked_at: now };
+const cleared = (code: Parameters<typeof signalState>[0], over: Partial<SignalInput>, host = checked) => signalState(code, false, input(over), host);
+
+describe("a watched signal's state", () => {
+  it("is unknown, not cleared, when the rule stays silent for want of evidence", () => {
+    expect(cleared("decoy_price_extreme", { priceUsdc: null })).toBe("unknown");
+    expect(cleared("decoy_price_extreme", {})).toBe("cleared");
+    expect(cleared("dead", { probes1h: 0 })).toBe("unknown");
+    expect(cleared("dead", { probes1h: 2 })).toBe("unknown"); // confidence 0.36: a hint only
+    expect(cleared("dead", { probes1h: 3 })).toBe("cleared");
+    expect(cleared("slow", { avgLatency1hMs: null, probes1h: 0 })).toBe("unknown");
+    expect(cleared("zombie", { serviceEndpoints: 2, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 0 })).toBe("unknown");
+    expect(cleared("zombie", { serviceEndpoints: 2, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 1 })).toBe("cleared");
+    expect(cleared("wildcard_402", {}, { ...checked, wildcard_402_checked_at: null })).toBe("unknown");
+  });
+
+  it("is fired whenever the rule fires, whatever the confidence", () => {
+    expect(signalState("dead", true, input({ probes1h: 0 }), checked)).toBe("fired");
+  });
+});
