@@ -23,7 +23,7 @@ export function createReportsService(
   const { db } = handle;
   const budgets = o.budgets ?? { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS };
   const find = createFindListings(handle, o.cacheRows);
-  const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(await rows, live, urls, clock.now());
+  const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(db, await rows, live, urls, clock.now());
   return {
     /**
      * The catalog rows a report of `urls` starts from: one read, nothing else, so a caller that

@@ -1,6 +1,8 @@
+import type { Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import { createReportRowCache, type ReportRowCache } from "../../db/read-models/report-row-cache.js";
 import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
+import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import { selectReportRows, type ReportRow } from "../signals/listing-row.js";
 
@@ -40,4 +42,34 @@ export function createFindListings(handle: Pick<DbHandle, "db" | "prepared" | "n
     return found;
   };
   return Object.assign(find, { cache });
+}
+
+/** What the host checks say about a host (the columns a report row carries), for URLs the catalog does not list as active. */
+export type HostFacts = Pick<
+  ReportRow,
+  "wildcard_402_detected" | "wildcard_402_checked_at" | "spa_fallback_detected" | "spa_fallback_checked_at" | "effective_count_basis"
+>;
+
+/** The host checks of some hosts (URL.host, the key catalog rows join on), by host. */
+export async function hostFactsOf(db: Kysely<Database>, hosts: readonly string[]): Promise<ReadonlyMap<string, HostFacts>> {
+  if (hosts.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("host_checks")
+    .select(["host", "wildcard_402_detected", "wildcard_402_checked_at", "spa_fallback_detected", "spa_fallback_checked_at", "effective_count_basis"])
+    .where("host", "in", [...new Set(hosts)])
+    .execute();
+  return new Map(rows.map(({ host, ...facts }) => [host, facts]));
+}
+
+/** The method of the URL's catalog listing (an inactive one, for a live probe), the most recently seen first. */
+export async function catalogMethod(db: Kysely<Database>, urlNormalized: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("listings")
+    .select("method")
+    .where("url_normalized", "=", urlNormalized)
+    .orderBy("is_active", "desc")
+    .orderBy("last_seen_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.method ?? null;
 }

@@ -6,16 +6,9 @@ import { PROBE_BODY_CAP_BYTES, PROBE_USER_AGENT } from "../probes/constants.js";
 import { probeEndpoint } from "../probes/endpoint-probe.js";
 import { createHttpClient, type HttpClient } from "../probes/http-client.js";
 import { LIVE_PROBE } from "../signals/constants.js";
-
-/** What one naked request to an uncatalogued URL showed. */
-export interface LiveObservation {
-  probedAt: string;
-  outcome: "healthy" | "error";
-  statusCode: number | null;
-  errorKind: string | null;
-  latencyMs: number | null;
-  priceUsdc: string | null;
-}
+import { methodsFor, runAttempts } from "./live-attempts.js";
+import { catalogMethod } from "./listing-lookup.js";
+import { observationOf, readObservation, type LiveObservation } from "./live-observation.js";
 
 export interface LiveProber {
   /** The cached or fresh observation, or null when the target host's probe budget is spent. */
@@ -24,20 +17,17 @@ export interface LiveProber {
 }
 
 /**
- * Unknown URLs get one live probe (signals.md "Unknown URLs"): 3 s budget, the SSRF guard on the
- * resolved address at connect time, results cached 5 minutes per URL and probes of one target
- * host rate limited in the database, so the service cannot be used to flood anyone.
+ * Unknown URLs get one live probe (signals.md "Free trial and live probes"): up to 3 s for all
+ * its requests, the SSRF guard on the resolved address at connect time, results cached 5 minutes
+ * per URL and every request counted against the target host's budget in the database, so the
+ * service cannot be used to flood anyone.
  */
 export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean; publicBaseUrl: string }): LiveProber {
   const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
-  const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 2, globalConcurrency: 64 });
-  const http: HttpClient = createHttpClient({
-    dispatcher,
-    limiter,
-    timeoutMs: LIVE_PROBE.budgetMs,
-    maxBodyBytes: PROBE_BODY_CAP_BYTES,
-    userAgent: `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})`,
-  });
+  // One live probe sends at most methodsFor(...).length + 1 requests: a burst that size never waits here.
+  const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 4, globalConcurrency: 64 });
+  const userAgent = `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})`;
+  const client = (timeoutMs: number): HttpClient => createHttpClient({ dispatcher, limiter, timeoutMs, maxBodyBytes: PROBE_BODY_CAP_BYTES, userAgent });
 
   return {
     async observe(url, now) {
@@ -47,21 +37,18 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
         .where("url_normalized", "=", url)
         .where("expires_at", ">", now)
         .executeTakeFirst();
-      if (cached) return cached.result as unknown as LiveObservation;
+      if (cached) return readObservation(cached.result);
       const host = new URL(url).host;
-      if (!(await takeHostBudget(db, host, now))) return null;
-      // POST first, as most x402 endpoints take it; a URL that answers POST without a challenge gets one GET.
-      const probe = (method: string) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, http, now);
-      const posted = await probe("POST");
-      const r = posted.outcome !== "healthy" && posted.statusCode !== null ? await probe("GET") : posted;
-      const obs: LiveObservation = {
-        probedAt: now.toISOString(),
-        outcome: r.outcome,
-        statusCode: r.statusCode,
-        errorKind: r.errorKind,
-        latencyMs: r.latencyMs,
-        priceUsdc: r.priceUsdc,
-      };
+      const methods = methodsFor(await catalogMethod(db, url));
+      const deadline = performance.now() + LIVE_PROBE.budgetMs;
+      const done = await runAttempts({
+        methods,
+        left: () => deadline - performance.now(),
+        take: () => takeHostBudget(db, host, now),
+        send: (method, timeoutMs) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, client(timeoutMs), now),
+      });
+      if (!done) return null;
+      const obs = observationOf(done, now);
       const expires = new Date(now.getTime() + LIVE_PROBE.cacheSeconds * 1000);
       await db
         .insertInto("live_probe_cache")
@@ -74,7 +61,7 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
   };
 }
 
-/** A fixed one-minute window per target host, counted in the database across API processes. */
+/** One request to a host: a fixed one-minute window per host, counted in the database across API processes. */
 async function takeHostBudget(db: Kysely<Database>, host: string, now: Date): Promise<boolean> {
   const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const row = await db

@@ -1,27 +1,41 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
-import type { CatalogRows } from "./listing-lookup.js";
-import type { LiveObservation, LiveProber } from "./live-probe.js";
+import type { ReportRow } from "../signals/listing-row.js";
+import { hostFactsOf, type CatalogRows, type HostFacts } from "./listing-lookup.js";
+import type { LiveObservation } from "./live-observation.js";
+import type { LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 
-/** An uncatalogued URL, judged by one live probe (or none when its host's budget is spent). */
-export function unknownSubject(url: string, obs: LiveObservation | null): Subject {
-  const host = new URL(url).host;
+/** A subject the live probe judged, with its host's checks for the report's metadata. */
+export type LiveSubject = Subject & { hostChecks: HostFacts | null };
+
+/**
+ * A URL the catalog does not list as active, judged by its live probe (none when its host's
+ * budget is spent) and what the host checks know of its host: a wildcard-402 or SPA-fallback
+ * host answers for any path, so an unknown path on it carries the flag. `listed` is the URL's
+ * inactive listing, if any: its service names the subject, its stale evidence is not used.
+ */
+export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, listed: ReportRow | null = null): LiveSubject {
+  const hostname = new URL(url).host;
   const healthy = obs?.outcome === "healthy" ? 1 : 0;
   return {
     url,
-    service: host,
-    serviceId: `host:${host}`,
+    service: listed?.service_name ?? hostname,
+    serviceId: listed?.service_id ?? `host:${hostname}`,
     price: obs?.priceUsdc ?? null,
     currency: "USDC",
     isActive: false,
     row: null,
     context: null,
+    hostChecks: host,
     input: {
       known: false,
       priceUsdc: obs?.priceUsdc ? Number(obs.priceUsdc) : null,
       probes30m: obs ? 1 : 0,
       healthy30m: healthy,
-      failStreak: obs?.outcome === "error" ? 1 : 0,
+      // The live probe's attempts: two network errors or 5xx in a row make an unknown URL dead.
+      failStreak: obs?.failedAttempts ?? 0,
       probes1h: obs ? 1 : 0,
       avgLatency1hMs: obs?.latencyMs ?? null,
       lastProbeAt: obs ? new Date(obs.probedAt) : null,
@@ -35,8 +49,8 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
       listedSince: null,
       l30dCalls: null,
       lastCalledAt: null,
-      wildcard402: false,
-      spaFallback: false,
+      wildcard402: host?.wildcard_402_detected ?? false,
+      spaFallback: host?.spa_fallback_detected ?? false,
       markupReferenceUsdc: null,
       priceRatioToMedian: null,
       concentrationPct: null,
@@ -44,14 +58,22 @@ export function unknownSubject(url: string, obs: LiveObservation | null): Subjec
   };
 }
 
-/** The subjects for a list of URLs: the catalogued ones from their rows, a live probe for each unknown one. */
-export async function resolveSubjects(rows: CatalogRows, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
+/**
+ * The subjects for a list of URLs: an active listing from its row; any other URL (uncatalogued,
+ * or listed but inactive) from a live probe and its host's checks, read in one statement.
+ */
+export async function resolveSubjects(db: Kysely<Database>, rows: CatalogRows, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
+  const unknown = urls.filter((url) => !rows.get(url)?.is_active).map(normalizeUrl);
+  const hosts = await hostFactsOf(
+    db,
+    unknown.map((url) => new URL(url).host),
+  );
   return Promise.all(
     urls.map(async (url) => {
       const row = rows.get(url);
-      if (row) return subjectOf(row);
+      if (row?.is_active) return subjectOf(row);
       const normalized = normalizeUrl(url);
-      return unknownSubject(normalized, await live.observe(normalized, now));
+      return unknownSubject(normalized, await live.observe(normalized, now), hosts.get(new URL(normalized).host) ?? null, row ?? null);
     }),
   );
 }

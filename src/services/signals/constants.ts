@@ -90,4 +90,9 @@ export const ESTABLISHED = { minProbes7d: 20, minServiceAgeMs: 7 * DAY } as cons
 
 /** Free trial (spec 8) and unknown-URL live probes (signals.md "Unknown URLs"). */
 export const TRIAL = { perIpPerDay: 10, perHostPerDay: 50, cacheSeconds: 300 } as const;
-export const LIVE_PROBE = { budgetMs: 3000, cacheSeconds: 300, perHostPerMinute: 6 } as const;
+/**
+ * budgetMs covers every request of one live probe (method fallbacks and the retry); while the
+ * retry is unspent each request leaves retryReserveMs of it, and none starts with less than
+ * minAttemptMs left.
+ */
+export const LIVE_PROBE = { budgetMs: 3000, retryReserveMs: 1000, minAttemptMs: 250, cacheSeconds: 300, perHostPerMinute: 6 } as const;

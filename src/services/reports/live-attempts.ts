@@ -1,0 +1,57 @@
+import type { ProbeResult } from "../probes/types.js";
+import { LIVE_PROBE } from "../signals/constants.js";
+
+/** What one live request needs from its surroundings: a way to send, the host's budget, the clock. */
+export interface AttemptPlan {
+  /** Methods in the order they are tried (methodsFor). */
+  methods: readonly string[];
+  send(method: string, timeoutMs: number): Promise<ProbeResult>;
+  /** Takes one request from the target host's budget; false when it is spent. */
+  take(): Promise<boolean>;
+  /** Milliseconds left of the live probe's budget. */
+  left(): number;
+}
+
+export interface Attempts {
+  result: ProbeResult;
+  method: string;
+  /** Failed attempts in a row up to the last: each network error or 5xx counts; a final other answer is one. */
+  failedInARow: number;
+}
+
+/** The catalog's method first when the URL was ever listed, then POST (most x402 endpoints take it), then GET. */
+export const methodsFor = (catalog: string | null): string[] => [...new Set([catalog?.toUpperCase(), "POST", "GET"].filter((m): m is string => !!m))];
+
+/** No answer, or the server failed: worth the one retry. Any other answer says something about the method. */
+const unreachable = (r: ProbeResult) => r.statusCode === null || r.statusCode >= 500;
+
+/** The time-out of the next request, or null when too little of the budget is left to send one. */
+function timeoutFor(left: number, keepRetry: boolean): number | null {
+  if (left < LIVE_PROBE.minAttemptMs) return null;
+  const kept = keepRetry ? left - LIVE_PROBE.retryReserveMs : left;
+  return kept >= LIVE_PROBE.minAttemptMs ? kept : left;
+}
+
+/**
+ * Sends requests until one is healthy: another answer (4xx, 3xx, a 402 without a readable
+ * challenge) moves to the next method; a network error or 5xx is retried once with the same
+ * method, so two in a row make the URL dead. Null when the host's budget allowed no request.
+ */
+export async function runAttempts(plan: AttemptPlan): Promise<Attempts | null> {
+  let last: Attempts | null = null;
+  let retried = false;
+  let run = 0;
+  for (let i = 0; i < plan.methods.length;) {
+    const timeoutMs = timeoutFor(plan.left(), !retried);
+    if (timeoutMs === null || !(await plan.take())) break;
+    const method = plan.methods[i]!;
+    const result = await plan.send(method, timeoutMs);
+    run = unreachable(result) ? run + 1 : 0;
+    last = { result, method, failedInARow: result.outcome === "healthy" ? 0 : Math.max(run, 1) };
+    if (result.outcome === "healthy") break;
+    if (!unreachable(result)) i++;
+    else if (retried) break;
+    else retried = true;
+  }
+  return last;
+}

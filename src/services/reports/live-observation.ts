@@ -1,0 +1,40 @@
+import type { Attempts } from "./live-attempts.js";
+
+/** What the live probe of an uncatalogued URL showed: its last request, and how many failed in a row. */
+export interface LiveObservation {
+  probedAt: string;
+  outcome: "healthy" | "error";
+  statusCode: number | null;
+  errorKind: string | null;
+  latencyMs: number | null;
+  priceUsdc: string | null;
+  // Added with the retry (issue 23); cached rows written before it read with readObservation's defaults.
+  /** The method of the last request. */
+  method: string | null;
+  challengeVersion: number | null;
+  /** Requests that failed in a row up to the last (runAttempts): 0 when it was healthy. */
+  failedAttempts: number;
+}
+
+type Stored = Omit<LiveObservation, "method" | "challengeVersion" | "failedAttempts"> & Partial<LiveObservation>;
+
+/** A cached observation, older rows included: before the retry, an error was one failed attempt. */
+export function readObservation(raw: unknown): LiveObservation {
+  const o = (typeof raw === "string" ? JSON.parse(raw) : raw) as Stored;
+  return { ...o, method: o.method ?? null, challengeVersion: o.challengeVersion ?? null, failedAttempts: o.failedAttempts ?? (o.outcome === "error" ? 1 : 0) };
+}
+
+/** The observation of a finished live probe that started at `now`. */
+export function observationOf({ result: r, method, failedInARow }: Attempts, now: Date): LiveObservation {
+  return {
+    probedAt: now.toISOString(),
+    outcome: r.outcome,
+    statusCode: r.statusCode,
+    errorKind: r.errorKind,
+    latencyMs: r.latencyMs,
+    priceUsdc: r.priceUsdc,
+    method,
+    challengeVersion: r.challengeVersion,
+    failedAttempts: failedInARow,
+  };
+}
