@@ -35,7 +35,8 @@ export const offerable = (v: { warnings: readonly string[]; delist_reasons: read
 
 /**
  * Eligible: active and offerable (above); the SQL conditions (last probe healthy, not erroring
- * over the last hour, not dead over 7 days, no critical warning: spec 4.6) only narrow the read.
+ * over the last hour, not dead over 7 days, no critical warning: spec 4.6; a verdict, no delist
+ * reason) only narrow the read.
  * One statement gives both the match keys and the listed fields, so a call needs no statement
  * for its picks. Repeated strings (service and provider names, domains, categories) are shared.
  */
@@ -68,6 +69,8 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
     .where("s.last_outcome", "=", "healthy")
     .where(sql<boolean>`not (s.probes_1h > 0 and s.healthy_1h = 0)`)
     .where(sql<boolean>`not ('dead_7d' = any(s.warnings))`)
+    .where("s.risk_score", "is not", null)
+    .where(sql<boolean>`s.delist_reasons = '{}'`)
     .orderBy(sql`s.uptime_7d_pct desc nulls last`)
     .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
     .orderBy("l.url_normalized")
