@@ -92,6 +92,13 @@ describe("a live probe that cannot get an answer", () => {
     expect(t.seen).toEqual(["POST /cold", "POST /cold"]);
   });
 
+  it("reads an endpoint that hangs past the budget twice as failing, not dead: it may only be slow", async () => {
+    const t = await serve(() => undefined);
+    const r = await preflight(`${t.base}/sluggish`);
+    expect(t.seen).toEqual(["POST /sluggish", "POST /sluggish"]);
+    expect(r).toMatchObject({ ok: true, recommended_action: "investigate", warnings: ["unknown_endpoint", "failing"] });
+  });
+
   it("stops at the host's 6 requests per minute, retries included", async () => {
     const t = await serve((_n, _req, res) => res.writeHead(503).end());
     for (const path of ["/a", "/b", "/c"]) expect((await preflight(`${t.base}${path}`)).warnings).toContain("dead");
@@ -148,7 +155,11 @@ describe("a live probe that gets an answer", () => {
     await ctx.db.db.insertInto("host_checks").values({ host: t.host, wildcard_402_detected: true, wildcard_402_checked_at: ctx.clock.now() }).execute();
     const r = await preflight(`${t.base}/anything-at-all`);
     expect(r.warnings).toEqual(["unknown_endpoint", "wildcard_402"]);
-    expect(r.metadata.wildcard_402_detected).toBe(true);
+    expect(r.metadata).toMatchObject({
+      wildcard_402_detected: true,
+      wildcard_402_checked_at: ctx.clock.now().toISOString(),
+      effective_count_basis: "canonical_homepage",
+    });
     const batch = await ctx.services.reports.batch([`${t.base}/x`, `${t.base}/y`]);
     expect(batch.results.map((e) => e.warnings)).toEqual([
       ["unknown_endpoint", "wildcard_402"],

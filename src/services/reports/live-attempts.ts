@@ -15,7 +15,7 @@ export interface AttemptPlan {
 export interface Attempts {
   result: ProbeResult;
   method: string;
-  /** Failed attempts in a row up to the last: each network error or 5xx counts; a final other answer is one. */
+  /** Failed attempts in a row up to the last: each refusal, network error or 5xx counts; a time-out or a final other answer is one. */
   failedInARow: number;
 }
 
@@ -24,6 +24,8 @@ export const methodsFor = (catalog: string | null): string[] => [...new Set([cat
 
 /** No answer, or the server failed: worth the one retry. Any other answer says something about the method. */
 const unreachable = (r: ProbeResult) => r.statusCode === null || r.statusCode >= 500;
+/** Evidence of a dead URL; a time-out within our short budget may be a slow endpoint, so it only fails once. */
+const deadEvidence = (r: ProbeResult) => unreachable(r) && r.errorKind !== "timeout";
 
 /** The time-out of the next request, or null when too little of the budget is left to send one. */
 function timeoutFor(left: number, keepRetry: boolean): number | null {
@@ -46,7 +48,7 @@ export async function runAttempts(plan: AttemptPlan): Promise<Attempts | null> {
     if (timeoutMs === null || !(await plan.take())) break;
     const method = plan.methods[i]!;
     const result = await plan.send(method, timeoutMs);
-    run = unreachable(result) ? run + 1 : 0;
+    run = deadEvidence(result) ? run + 1 : 0;
     last = { result, method, failedInARow: result.outcome === "healthy" ? 0 : Math.max(run, 1) };
     if (result.outcome === "healthy") break;
     if (!unreachable(result)) i++;

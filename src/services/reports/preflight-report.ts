@@ -4,6 +4,7 @@ import { HOUR } from "../signals/constants.js";
 import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
 import { currentPrice, type ReportRow } from "../signals/listing-row.js";
+import type { HostFacts } from "./listing-lookup.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
@@ -17,6 +18,8 @@ export interface Subject {
   row: ReportRow | null;
   context: SignalContext | null;
   input: SignalInput;
+  /** An uncatalogued URL's host checks (a catalogued one reads them from its row). */
+  hostChecks?: HostFacts | null;
 }
 
 export function subjectOf(row: ReportRow): Subject {
@@ -55,7 +58,8 @@ export function proxyMarkupDetail(s: Subject, verdict: Verdict) {
 
 export function metadataOf(s: Subject, verdict: Verdict) {
   const r = s.row;
-  // An uncatalogued URL has no row: what is known of its host reaches it through the signal input.
+  // An uncatalogued URL has no row: what is known of its host comes from its host checks.
+  const h = r ?? s.hostChecks ?? null;
   const wildcard = r?.wildcard_402_detected ?? s.input.wildcard402;
   const spa = r?.spa_fallback_detected ?? s.input.spaFallback;
   const hostTrap = wildcard || spa;
@@ -72,10 +76,10 @@ export function metadataOf(s: Subject, verdict: Verdict) {
     is_active: s.isActive,
     ...(markup ? { proxy_markup: markup } : {}),
     wildcard_402_detected: wildcard,
-    wildcard_402_checked_at: r?.wildcard_402_checked_at?.toISOString() ?? null,
+    wildcard_402_checked_at: h?.wildcard_402_checked_at?.toISOString() ?? null,
     spa_fallback_detected: spa,
-    spa_fallback_checked_at: r?.spa_fallback_checked_at?.toISOString() ?? null,
-    effective_count_basis: hostTrap ? (r?.effective_count_basis ?? "canonical_homepage") : null,
+    spa_fallback_checked_at: h?.spa_fallback_checked_at?.toISOString() ?? null,
+    effective_count_basis: hostTrap ? (h?.effective_count_basis ?? "canonical_homepage") : null,
   };
 }
 

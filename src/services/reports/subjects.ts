@@ -7,16 +7,13 @@ import type { LiveObservation } from "./live-observation.js";
 import type { LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
 
-/** A subject the live probe judged, with its host's checks for the report's metadata. */
-export type LiveSubject = Subject & { hostChecks: HostFacts | null };
-
 /**
  * A URL the catalog does not list as active, judged by its live probe (none when its host's
  * budget is spent) and what the host checks know of its host: a wildcard-402 or SPA-fallback
  * host answers for any path, so an unknown path on it carries the flag. `listed` is the URL's
  * inactive listing, if any: its service names the subject, its stale evidence is not used.
  */
-export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, listed: ReportRow | null = null): LiveSubject {
+export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, listed: ReportRow | null = null): Subject {
   const hostname = new URL(url).host;
   const healthy = obs?.outcome === "healthy" ? 1 : 0;
   return {
