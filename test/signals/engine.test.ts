@@ -71,6 +71,8 @@ describe("signal engine thresholds", () => {
   it("calls a run of failures dead however recent the last healthy probe was, and reports dead alone", () => {
     expect(fires({ failStreak: 3, probes30m: 4, healthy30m: 1 })).toEqual(["dead"]);
     expect(fires({ failStreak: 10 })).not.toContain("failing");
+    // Stale failures: once the prober has been silent for the no_history window, neither holds.
+    expect(fires({ failStreak: 5, lastProbeAt: ago(HOUR + 1) })).toEqual(["no_history"]);
   });
 
   it("calls a service a zombie only when every distinct endpoint failed on its own evidence", () => {

@@ -56,13 +56,15 @@ export interface Verdict {
 
 type Rule = (s: SignalInput, now: number) => boolean;
 
+const fresh = (s: SignalInput, now: number) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs;
 const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (healthy / probes) * 100);
 
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {
   unknown_endpoint: (s) => !s.known,
   no_history: (s, now) => s.known && (s.lastProbeAt === null || now - s.lastProbeAt.getTime() > T.noHistoryWindowMs),
-  dead: (s) => s.failStreak >= (s.known ? T.deadMinProbes : T.deadMinLiveAttempts),
+  // A run of failures counts while it is fresh; once the prober has been silent an hour, no_history says so instead.
+  dead: (s, now) => s.failStreak >= (s.known ? T.deadMinProbes : T.deadMinLiveAttempts) && fresh(s, now),
   zombie: (s) => s.known && s.serviceFailedEndpoints > 0 && s.serviceFailedEndpoints === s.serviceEndpoints,
   decoy_price_extreme: (s) => s.priceUsdc !== null && s.priceUsdc >= T.decoyPriceUsdc,
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
@@ -74,7 +76,7 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   wildcard_402: (s) => s.wildcard402,
   spa_fallback: (s) => s.spaFallback,
   // Failure evidence not yet confirmed as dead is never clean: at best investigate.
-  failing: (s) => s.failStreak > 0 && !RULES.dead(s, 0),
+  failing: (s, now) => s.failStreak > 0 && fresh(s, now) && !RULES.dead(s, now),
   dead_7d: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
   mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d > 0 && (uptimePct(s.healthy7d, s.probes7d) ?? 100) < T.mostlyDeadUptimePct,
   slow_p99: (s) => s.p99Latency7dMs !== null && s.p99Latency7dMs >= T.slowP99Ms,
