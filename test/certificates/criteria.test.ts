@@ -4,7 +4,7 @@ import { evaluateCriteria, type CriterionReport } from "../../src/services/certi
 import type { ListingEvidence } from "../../src/services/certificates/evidence.js";
 import { parseScope } from "../../src/services/certificates/scope.js";
 import { ALL_CODES } from "../../src/services/signals/constants.js";
-import { actionOf } from "../../src/services/signals/engine.js";
+import { verdictFrom } from "../../src/services/signals/engine.js";
 
 const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   id: 1,
@@ -60,7 +60,7 @@ describe("each criterion at its boundary", () => {
   });
 
   it("clean_verdict agrees with the engine's action for every code: met exactly when the action is pay", () => {
-    for (const w of ALL_CODES) expect(met({ warnings: [w] }, "clean_verdict"), w).toBe(actionOf([w], true, 1) === "pay");
+    for (const w of ALL_CODES) expect(met({ warnings: [w] }, "clean_verdict"), w).toBe(verdictFrom([w], true, 1, "forensics").recommended_action === "pay");
   });
 
   it("p99_latency_7d: 5000 ms meets it, 5001 ms does not, no samples do not", () => {

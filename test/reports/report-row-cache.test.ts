@@ -164,14 +164,18 @@ describe(`report rows cached per process, on ${testDatabaseUrl ? "PostgreSQL" : 
     expect(r.a!.last_status_code).toBe(599);
   });
 
-  it("a host check drops every listing on the host; a lease or a verdict column drops nothing", async () => {
+  it("a host check drops every listing on the host; a lease or the delist bookkeeping drops nothing, the stored verdict does", async () => {
     await sql`insert into host_checks (host) values ('weather.example') on conflict do nothing`.execute(ctx.db.db);
     expect(
       (await dropped(() => sql`update host_checks set lease_owner = 'p1', next_check_at = now() where host = 'weather.example'`.execute(ctx.db.db))).kept,
     ).toBe(2);
     expect(
-      (await dropped(() => sql`update signal_snapshots set risk_score = 0.5, computed_at = now() where listing_id = ${idA}`.execute(ctx.db.db))).kept,
+      (await dropped(() => sql`update signal_snapshots set flagged_since = now(), computed_at = now() where listing_id = ${idA}`.execute(ctx.db.db))).kept,
     ).toBe(2);
+    // Every product reads the one stored verdict, so a cached row must not keep an old one.
+    const judged = await dropped(() => sql`update signal_snapshots set warnings = '{dead}', risk_score = 1 where listing_id = ${idA}`.execute(ctx.db.db));
+    expect(judged.kept).toBe(1);
+    expect(judged.a!.warnings).toEqual(["dead"]);
     expect((await dropped(() => sql`update listings set next_probe_at = now(), last_seen_at = now() where id = ${idA}`.execute(ctx.db.db))).kept).toBe(2);
     const r = await dropped(() => sql`update host_checks set wildcard_402_detected = true where host = 'weather.example'`.execute(ctx.db.db));
     expect(r.kept).toBe(0);

@@ -30,7 +30,7 @@ const input = (over: Partial<SignalInput>): SignalInput => ({
   ...over,
 });
 const checked: { wildcard_402_checked_at: Date | null; spa_fallback_checked_at: Date | null } = { wildcard_402_checked_at: now, spa_fallback_checked_at: now };
-const cleared = (code: Parameters<typeof signalState>[0], over: Partial<SignalInput>, host = checked) => signalState(code, false, input(over), host);
+const cleared = (code: Parameters<typeof signalState>[0], over: Partial<SignalInput>, host = checked) => signalState(code, false, input(over), host, now);
 
 describe("a watched signal's state", () => {
   it("is unknown, not cleared, when the rule stays silent for want of evidence", () => {
@@ -39,6 +39,8 @@ describe("a watched signal's state", () => {
     expect(cleared("dead", { probes1h: 0 })).toBe("unknown");
     expect(cleared("dead", { probes1h: 2 })).toBe("unknown"); // confidence 0.36: a hint only
     expect(cleared("dead", { probes1h: 3 })).toBe("cleared");
+    // Counts of an hour in which the prober has since been silent prove nothing now.
+    expect(cleared("dead", { probes1h: 6, lastProbeAt: new Date(now.getTime() - 3_600_001) })).toBe("unknown");
     expect(cleared("slow", { avgLatency1hMs: null, probes1h: 0 })).toBe("unknown");
     expect(cleared("zombie", { serviceEndpoints: 2, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 0 })).toBe("unknown");
     expect(cleared("zombie", { serviceEndpoints: 2, serviceFailedEndpoints: 1, serviceHealthyEndpoints: 1 })).toBe("cleared");
@@ -46,6 +48,6 @@ describe("a watched signal's state", () => {
   });
 
   it("is fired whenever the rule fires, whatever the confidence", () => {
-    expect(signalState("dead", true, input({ probes1h: 0 }), checked)).toBe("fired");
+    expect(signalState("dead", true, input({ probes1h: 0 }), checked, now)).toBe("fired");
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
-import { actionOf, confidenceOf } from "../signals/engine.js";
+import { confidenceOf, verdictFrom } from "../signals/engine.js";
 import { CandidatePool } from "./candidate-pool.js";
 
 /** A candidate as an alternatives answer lists it (spec 2.8), but for its match_reason. */
@@ -31,7 +31,9 @@ export interface Candidates {
  * delists it (ghost_listing included). No verdict yet (risk_score null) is not pay.
  */
 export const offerable = (v: { warnings: readonly string[]; delist_reasons: readonly string[]; risk_score: number | null; probes_1h: number | null }) =>
-  v.risk_score !== null && v.delist_reasons.length === 0 && actionOf(v.warnings, true, confidenceOf(v.probes_1h ?? 0)) === "pay";
+  v.risk_score !== null &&
+  v.delist_reasons.length === 0 &&
+  verdictFrom(v.warnings, true, confidenceOf(v.probes_1h ?? 0), "forensics").recommended_action === "pay";
 
 /**
  * Eligible: active and offerable (above); the SQL conditions (last probe healthy, not erroring

@@ -1,5 +1,5 @@
 import { CRITICAL, INFORMATIONAL, type WarningCode } from "../signals/constants.js";
-import { actionOf, confidenceOf } from "../signals/engine.js";
+import { confidenceOf, verdictFrom } from "../signals/engine.js";
 import { CERTIFICATE as C, type CriterionId } from "./constants.js";
 import type { ListingEvidence } from "./evidence.js";
 
@@ -51,7 +51,7 @@ function challengeOf(e: ListingEvidence): { ok: boolean; value: string } {
  */
 function verdictOf(e: ListingEvidence): { ok: boolean; value: string } {
   if (!e.hasVerdict) return { ok: false, value: "no verdict yet" };
-  const action = actionOf(e.warnings, e.active, confidenceOf(e.probes1h));
+  const action = verdictFrom(e.warnings, e.active, confidenceOf(e.probes1h), "forensics").recommended_action;
   const against = [...new Set([...e.warnings.filter((w) => !INFORMATIONAL.has(w as WarningCode)), ...e.delistReasons])];
   if (action === "pay" && e.delistReasons.length === 0) return { ok: true, value: "pay" };
   return { ok: false, value: against.join(", ") || action };

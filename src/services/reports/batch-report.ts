@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { BatchEnvelopeSchema } from "../../contracts/preflight/schemas.js";
 import { atomicToUsdc, usdcToAtomic } from "../../lib/usdc.js";
 import { ESTABLISHED } from "../signals/constants.js";
-import { evaluate } from "../signals/engine.js";
+import { viewOf } from "../signals/verdict.js";
 import { evidenceOf, metadataOf, type Subject } from "./preflight-report.js";
 
 export type BatchEnvelope = z.infer<typeof BatchEnvelopeSchema>;
@@ -24,7 +24,7 @@ const hasFreeTrial = (s: Subject) => {
 /** Spec 2.5: one element per deduplicated URL (input order), summary, price per URL. */
 export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, now: Date): BatchEnvelope {
   const results = items.map(({ url, subject }) => {
-    const verdict = evaluate(subject.input, now, "preflight");
+    const verdict = viewOf(subject.fired, subject.input, "preflight");
     const { proxy_markup: _markup, wildcard_402_detected: _wildcard, ...evidence } = evidenceOf(subject, verdict, now);
     return {
       url,

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
 import { roundUsdc } from "../../lib/money.js";
-import { evaluate } from "../signals/engine.js";
+import { viewOf } from "../signals/verdict.js";
 import { decoyProbability } from "./decoy-probability.js";
 import { catalogTotals, history, type CatalogTotals, type History } from "./forensics-history.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
@@ -11,7 +11,7 @@ const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 *
 
 /** Spec 2.6: everything preflight says, plus 7 days of history and the group picture. */
 export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {
-  const verdict = evaluate(s.input, now, "forensics");
+  const verdict = viewOf(s.fired, s.input, "forensics");
   const r = s.row;
   // An uncatalogued URL has no monitoring history and no group: empty history, nulls, zero group sizes.
   const [h, totals]: [History, CatalogTotals | null] = r ? [await history(db, r.id, now), null] : [{ hourly: [], statusCodes: {} }, await catalogTotals(db)];

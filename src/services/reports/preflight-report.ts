@@ -1,11 +1,12 @@
 import type { PreflightReport } from "../../contracts/preflight/schemas.js";
 import { roundUsdc, usdcDecimal } from "../../lib/money.js";
 import { HOUR } from "../signals/constants.js";
-import { evaluate, type SignalInput, type Verdict } from "../signals/engine.js";
+import type { SignalInput, Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
 import { currentPrice, type ReportRow } from "../signals/listing-row.js";
 import type { HostFacts } from "./listing-lookup.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
+import { firedOf, viewOf } from "../signals/verdict.js";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
 export interface Subject {
@@ -18,12 +19,15 @@ export interface Subject {
   row: ReportRow | null;
   context: SignalContext | null;
   input: SignalInput;
+  /** The one verdict's codes (signals/verdict.ts): every product shows its view of them. */
+  fired: readonly string[];
   /** An uncatalogued URL's host checks (a catalogued one reads them from its row). */
   hostChecks?: HostFacts | null;
 }
 
-export function subjectOf(row: ReportRow): Subject {
+export function subjectOf(row: ReportRow, now: Date): Subject {
   const context = storedContext(row);
+  const input = signalInput(row, context);
   return {
     url: row.url,
     service: row.service_name,
@@ -33,7 +37,8 @@ export function subjectOf(row: ReportRow): Subject {
     isActive: row.is_active,
     row,
     context,
-    input: signalInput(row, context),
+    input,
+    fired: firedOf(input, row, now),
   };
 }
 
@@ -102,7 +107,7 @@ export function evidenceOf(s: Subject, verdict: Verdict, now: Date) {
 
 /** Spec 2.2: the preflight report of one subject at `now`. */
 export function preflightReport(s: Subject, now: Date): PreflightReport {
-  const verdict = evaluate(s.input, now, "preflight");
+  const verdict = viewOf(s.fired, s.input, "preflight");
   return {
     ...verdict,
     metadata: metadataOf(s, verdict),

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
+import type { SignalInput } from "../signals/engine.js";
 import type { ReportRow } from "../signals/listing-row.js";
+import { judge } from "../signals/verdict.js";
 import { hostFactsOf, type CatalogRows, type HostFacts } from "./listing-lookup.js";
 import type { LiveObservation } from "./live-observation.js";
 import type { LiveProber } from "./live-probe.js";
@@ -13,9 +15,9 @@ import { subjectOf, type Subject } from "./preflight-report.js";
  * host answers for any path, so an unknown path on it carries the flag. `listed` is the URL's
  * inactive listing, if any: its service names the subject, its stale evidence is not used.
  */
-export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, listed: ReportRow | null = null): Subject {
+export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, now: Date, listed: ReportRow | null = null): Subject {
   const hostname = new URL(url).host;
-  const healthy = obs?.outcome === "healthy" ? 1 : 0;
+  const input = liveInput(obs, host);
   return {
     url,
     service: listed?.service_name ?? hostname,
@@ -26,32 +28,39 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
     row: null,
     context: null,
     hostChecks: host,
-    input: {
-      known: false,
-      priceUsdc: obs?.priceUsdc ? Number(obs.priceUsdc) : null,
-      probes30m: obs ? 1 : 0,
-      healthy30m: healthy,
-      // The live probe's attempts: two network errors or 5xx in a row make an unknown URL dead.
-      failStreak: obs?.failedAttempts ?? 0,
-      probes1h: obs ? 1 : 0,
-      avgLatency1hMs: obs?.latencyMs ?? null,
-      lastProbeAt: obs ? new Date(obs.probedAt) : null,
-      probes7d: 0,
-      healthy7d: 0,
-      p99Latency7dMs: null,
-      serviceEndpoints: 0,
-      serviceFailedEndpoints: 0,
-      serviceHealthyEndpoints: 0,
-      serviceSince: null,
-      listedSince: null,
-      l30dCalls: null,
-      lastCalledAt: null,
-      wildcard402: host?.wildcard_402_detected ?? false,
-      spaFallback: host?.spa_fallback_detected ?? false,
-      markupReferenceUsdc: null,
-      priceRatioToMedian: null,
-      concentrationPct: null,
-    },
+    input,
+    // Nothing stored judges an uncatalogued URL: its live probe is judged now, by the same pipeline rule.
+    fired: judge(input, now).warnings,
+  };
+}
+
+function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalInput {
+  const healthy = obs?.outcome === "healthy" ? 1 : 0;
+  return {
+    known: false,
+    priceUsdc: obs?.priceUsdc ? Number(obs.priceUsdc) : null,
+    probes30m: obs ? 1 : 0,
+    healthy30m: healthy,
+    // The live probe's attempts: two network errors or 5xx in a row make an unknown URL dead.
+    failStreak: obs?.failedAttempts ?? 0,
+    probes1h: obs ? 1 : 0,
+    avgLatency1hMs: obs?.latencyMs ?? null,
+    lastProbeAt: obs ? new Date(obs.probedAt) : null,
+    probes7d: 0,
+    healthy7d: 0,
+    p99Latency7dMs: null,
+    serviceEndpoints: 0,
+    serviceFailedEndpoints: 0,
+    serviceHealthyEndpoints: 0,
+    serviceSince: null,
+    listedSince: null,
+    l30dCalls: null,
+    lastCalledAt: null,
+    wildcard402: host?.wildcard_402_detected ?? false,
+    spaFallback: host?.spa_fallback_detected ?? false,
+    markupReferenceUsdc: null,
+    priceRatioToMedian: null,
+    concentrationPct: null,
   };
 }
 
@@ -68,9 +77,9 @@ export async function resolveSubjects(db: Kysely<Database>, rows: CatalogRows, l
   return Promise.all(
     urls.map(async (url) => {
       const row = rows.get(url);
-      if (row?.is_active) return subjectOf(row);
+      if (row?.is_active) return subjectOf(row, now);
       const normalized = normalizeUrl(url);
-      return unknownSubject(normalized, await live.observe(normalized, now), hosts.get(new URL(normalized).host) ?? null, row ?? null);
+      return unknownSubject(normalized, await live.observe(normalized, now), hosts.get(new URL(normalized).host) ?? null, now, row ?? null);
     }),
   );
 }

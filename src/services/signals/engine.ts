@@ -92,26 +92,38 @@ export function confidenceOf(probes: number): number {
   return Math.round(Math.min(1, c) * 100) / 100;
 }
 
-/** The verdict for one endpoint: pure, so the same input and clock give the same answer. */
-export function evaluate(input: SignalInput, now: Date, mode: "preflight" | "forensics" = "preflight"): Verdict {
+export type Mode = "preflight" | "forensics";
+
+/** The probes behind a verdict: those of the last hour; a live probe of an unknown URL is one. */
+export const confidenceFor = (input: SignalInput) => confidenceOf(input.known ? input.probes1h : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
+
+/**
+ * The verdict for one endpoint: pure, so the same input and clock give the same answer. Its one
+ * caller is the evidence pipeline (judge), which stores it; products read that (verdictFrom).
+ */
+export function evaluate(input: SignalInput, now: Date, mode: Mode = "preflight"): Verdict {
   const t = now.getTime();
-  const warnings = ALL_CODES.filter((code) => (mode === "forensics" || !FORENSICS_ONLY.has(code)) && RULES[code](input, t));
-  const critical = warnings.some((w) => CRITICAL.has(w));
-  const ok = !critical;
-  const risk_score = warnings.reduce((max, w) => Math.max(max, WEIGHTS[w]), 0);
-  // A live probe of an unknown URL is one probe of evidence.
-  const confidence = confidenceOf(input.known ? input.probes1h : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
-  return { ok, warnings, reason_codes: [...warnings], risk_score, confidence, recommended_action: actionFor(warnings, ok, confidence, input.known) };
+  return verdictFrom(
+    ALL_CODES.filter((code) => RULES[code](input, t)),
+    input.known,
+    confidenceFor(input),
+    mode,
+  );
 }
 
 /**
- * The action of a stored verdict (signal_snapshots.warnings) by the rule evaluate uses, so a
- * product that reads the snapshot (alternatives, certificates) and preflight cannot disagree.
- * A code this version does not know counts as a warning about the endpoint (never pay).
+ * A product's verdict from the codes that fired (a stored verdict's warnings): the mode's codes,
+ * and ok, risk and action from them alone, so every product reading one stored verdict agrees.
+ * A code this version does not know is kept and counts as a warning about the endpoint.
  */
-export function actionOf(warnings: readonly string[], known: boolean, confidence: number): RecommendedAction {
-  const codes = warnings as readonly WarningCode[];
-  return actionFor(codes, !codes.some((w) => CRITICAL.has(w)), confidence, known);
+export function verdictFrom(fired: readonly string[], known: boolean, confidence: number, mode: Mode = "preflight"): Verdict {
+  const shown = (c: string) => mode === "forensics" || !FORENSICS_ONLY.has(c as WarningCode);
+  const warnings = [...ALL_CODES.filter((c) => fired.includes(c)), ...fired.filter((c) => !ALL_CODES.includes(c as WarningCode))].filter(
+    shown,
+  ) as WarningCode[];
+  const ok = !warnings.some((w) => CRITICAL.has(w));
+  const risk_score = warnings.reduce((max, w) => Math.max(max, WEIGHTS[w] ?? 1), 0);
+  return { ok, warnings, reason_codes: [...warnings], risk_score, confidence, recommended_action: actionFor(warnings, ok, confidence, known) };
 }
 
 function actionFor(warnings: readonly WarningCode[], ok: boolean, confidence: number, known: boolean): RecommendedAction {

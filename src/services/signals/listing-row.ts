@@ -78,6 +78,9 @@ const reportColumns = [
   "s.last_status_code",
   "s.fail_streak",
   "s.detail",
+  // The stored verdict every product reads (signals/verdict.ts).
+  "s.warnings",
+  "s.risk_score",
   "h.wildcard_402_detected",
   "h.wildcard_402_checked_at",
   "h.spa_fallback_detected",

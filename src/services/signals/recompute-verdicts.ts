@@ -3,10 +3,11 @@ import { sql, type Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
 import { THRESHOLDS } from "./constants.js";
-import { blacklistReasons, evaluate } from "./engine.js";
+import { blacklistReasons } from "./engine.js";
 import { computeContexts, type SignalContext } from "./group-context.js";
 import { selectListingRows, type ListingRow } from "./listing-row.js";
 import { signalInput, storedContext } from "./signal-input.js";
+import { judge } from "./verdict.js";
 
 const WRITE_CHUNK = 2000;
 
@@ -56,11 +57,10 @@ export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: r
   return writeChanged(db, rows, (row) => storedContext(row), now);
 }
 
-const storedVerdictRows = (db: Kysely<Database>) =>
-  selectListingRows(db).select(["s.warnings", "s.critical", "s.blacklist_reasons", "s.delist_reasons", "s.risk_score"]);
+const storedVerdictRows = (db: Kysely<Database>) => selectListingRows(db).select(["s.critical", "s.blacklist_reasons", "s.delist_reasons"]);
 
 /** Evaluates each row against its context and writes the verdicts that changed; returns how many. */
-async function writeChanged(db: Kysely<Database>, rows: readonly StoredVerdict[], contextOf: (row: StoredVerdict) => SignalContext | null, now: Date) {
+async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], contextOf: (row: StoredRow) => SignalContext | null, now: Date) {
   const updates = rows
     .map((row) => ({ row, v: verdictOf(row, contextOf(row), now) }))
     // Only what changed is written: between two recomputes most verdicts stay as they were.
@@ -86,8 +86,8 @@ async function writeChanged(db: Kysely<Database>, rows: readonly StoredVerdict[]
 
 type VerdictWrite = ReturnType<typeof verdictOf>;
 
-function verdictOf(row: StoredVerdict, context: SignalContext | null, now: Date) {
-  const verdict = evaluate(signalInput(row, context), now, "forensics");
+function verdictOf(row: StoredRow, context: SignalContext | null, now: Date) {
+  const verdict = judge(signalInput(row, context), now);
   const blacklist = blacklistReasons(verdict.warnings);
   const delist = isGhost(row, now) && blacklist.length === 0 ? ["ghost_listing"] : blacklist;
   return {
@@ -102,7 +102,7 @@ function verdictOf(row: StoredVerdict, context: SignalContext | null, now: Date)
   };
 }
 
-interface StoredVerdict extends ListingRow {
+interface StoredRow extends ListingRow {
   warnings: string[] | null;
   critical: boolean | null;
   blacklist_reasons: string[] | null;
@@ -111,7 +111,7 @@ interface StoredVerdict extends ListingRow {
 }
 
 /** Whether the snapshot already holds this verdict (the context compared as the JSON it is stored as). */
-function unchanged(row: StoredVerdict, v: VerdictWrite): boolean {
+function unchanged(row: StoredRow, v: VerdictWrite): boolean {
   return (
     row.computed_at !== null &&
     row.critical === v.critical &&

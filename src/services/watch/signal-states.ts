@@ -5,8 +5,9 @@ import type { ReportRow } from "../signals/listing-row.js";
 
 type HostChecks = Pick<ReportRow, "wildcard_402_checked_at" | "spa_fallback_checked_at">;
 
-/** Probes enough in the hour for a verdict that is more than a hint (recommended_action's bar). */
-const probed = (s: SignalInput) => confidenceOf(s.probes1h) >= CONFIDENCE_HINT_BELOW;
+/** Probes enough in the hour for a verdict that is more than a hint (recommended_action's bar), and still fresh. */
+const probed = (s: SignalInput, now: number) =>
+  s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs && confidenceOf(s.probes1h) >= CONFIDENCE_HINT_BELOW;
 const priced = (s: SignalInput) => s.priceUsdc !== null;
 
 /**
@@ -14,16 +15,16 @@ const priced = (s: SignalInput) => s.priceUsdc !== null;
  * fire for want of data (no probes, no price, a host never checked) proves nothing: the watch
  * reads `unknown` instead, and alerts only on a change between fired and cleared.
  */
-const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks) => boolean>> = {
+const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now: number) => boolean>> = {
   unknown_endpoint: () => true,
   no_history: () => true,
-  dead: probed,
+  dead: (s, _h, now) => probed(s, now),
   failing: (s) => s.lastProbeAt !== null,
   // Not every endpoint failed, but only a healthy one proves the service is not a zombie.
   zombie: (s) => s.serviceHealthyEndpoints > 0,
   decoy_price_extreme: priced,
   suspicious_high_price: priced,
-  slow: (s) => probed(s) && s.avgLatency1hMs !== null,
+  slow: (s, _h, now) => probed(s, now) && s.avgLatency1hMs !== null,
   new_provider: (s) => s.serviceSince !== null,
   never_paid_zombie: (s) => s.listedSince !== null && s.l30dCalls !== null,
   proxy_markup: priced,
@@ -37,7 +38,7 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks) => b
 };
 
 /** A firing signal is fired (each rule demands its own evidence); otherwise cleared only on evidence. */
-export function signalState(code: WarningCode, fires: boolean, input: SignalInput, host: HostChecks): WatchSignalState {
+export function signalState(code: WarningCode, fires: boolean, input: SignalInput, host: HostChecks, now: Date): WatchSignalState {
   if (fires) return "fired";
-  return DECIDED[code](input, host) ? "cleared" : "unknown";
+  return DECIDED[code](input, host, now.getTime()) ? "cleared" : "unknown";
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, JsonObject, WatchSignalState } from "../../db/schema.js";
 import type { WarningCode } from "../signals/constants.js";
-import { evaluate } from "../signals/engine.js";
+import { firedOf } from "../signals/verdict.js";
 import { selectReportRows } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { evidenceFor } from "./evidence.js";
@@ -16,8 +16,8 @@ export interface UrlVerdict {
 }
 
 /**
- * The current verdict of every URL a live watch names, from one query over the catalog (the
- * same rows, stored context and forensics-mode engine the reports use). URLs that are not
+ * The current verdict of every URL a live watch names, from one query over the catalog: the
+ * stored verdict the reports read (signals/verdict.ts). URLs that are not
  * listed are absent: their signals are unknown until the catalog lists them and evidence exists.
  */
 export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<Map<string, UrlVerdict>> {
@@ -32,10 +32,10 @@ export async function watchedVerdicts(db: Kysely<Database>, now: Date): Promise<
   // Later rows win, as in the reports: an active listing over an inactive one, then the newest.
   for (const row of rows) {
     const input = signalInput(row, storedContext(row));
-    const fired = new Set(evaluate(input, now, "forensics").warnings);
+    const fired = new Set(firedOf(input, row, now));
     out.set(row.url_normalized, {
       listingId: Number(row.id),
-      state: (code) => signalState(code, fired.has(code), input, row),
+      state: (code) => signalState(code, fired.has(code), input, row, now),
       evidence: (code) => evidenceFor(code, input, now, row.last_probe_at),
     });
   }
