@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { ManualClock } from "../../src/lib/clock.js";
-import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
+import { recomputeSnapshots } from "../../src/services/evidence/index.js";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { admin, withDatabase } from "../../test/helpers/db.js";

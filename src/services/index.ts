@@ -13,7 +13,7 @@ import { createPaymentsService } from "./payments/service.js";
 import { createProbesService } from "./probes/service.js";
 import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
-import { createSignalsService } from "./signals/service.js";
+import { createVerdictsService } from "./evidence/service.js";
 import { createTrialService } from "./trial/index.js";
 import { createWatchService } from "./watch/service.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
@@ -62,7 +62,7 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     payments: createPaymentsService(db.db, clock),
     probes: createProbesService(db, clock, log, metrics, config),
     reports,
-    signals: createSignalsService(db, clock),
+    verdicts: createVerdictsService(db, clock),
     trial: createTrialService(db, clock, reports),
     watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }),
     whatsNew,

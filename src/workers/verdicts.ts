@@ -13,7 +13,7 @@ export function verdictsTask(ctx: Pick<AppContext, "db" | "services" | "log">): 
   const log = ctx.log.child({ worker: "verdicts" });
   return {
     async tick() {
-      await runExclusive(ctx.db, LOCKS.verdictRecompute, async (db) => log.info(await ctx.services.signals.recompute(db), "verdicts recomputed"));
+      await runExclusive(ctx.db, LOCKS.verdictRecompute, async (db) => log.info(await ctx.services.verdicts.recompute(db), "verdicts recomputed"));
     },
   };
 }

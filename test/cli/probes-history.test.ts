@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLookout } from "../../src/cli/commands/run.js";
-import { histogramOf, mergeHistograms } from "../../src/db/latency-histogram.js";
+import { histogramOf, mergeHistograms } from "../../src/services/evidence/latency-histogram.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { seedListings, tempDir, testIo } from "./helpers.js";
 

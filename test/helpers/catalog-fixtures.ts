@@ -1,8 +1,8 @@
 import type { AppContext } from "../../src/context.js";
-import { rollupProbes } from "../../src/db/rollup.js";
+import { rollupProbes } from "../../src/services/evidence/rollup.js";
 import { normalizeUrl } from "../../src/lib/url-normalize.js";
-import { recomputeVerdicts } from "../../src/services/signals/recompute-verdicts.js";
-import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
+import { recomputeVerdicts } from "../../src/services/evidence/verdicts.js";
+import { recomputeSnapshots } from "../../src/services/evidence/index.js";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 

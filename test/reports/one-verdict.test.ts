@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
-import { recomputeSnapshots } from "../../src/services/snapshots/index.js";
+import { recomputeSnapshots } from "../../src/services/evidence/index.js";
 import { watchedVerdicts } from "../../src/services/watch/watched-verdicts.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";

@@ -5,7 +5,7 @@ import { nextProbeAt } from "./confirm.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { probeHistories } from "./probe-history.js";
-import { rollupListings } from "./rollup.js";
+import { probesInsert, rollupListings } from "../evidence/index.js";
 import type { ProbeResult, ProbeStrategy } from "./types.js";
 
 /** Active listings as leased jobs: due at their next probe slot. */
@@ -76,15 +76,8 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         const history = await probeHistories(trx, r, now, intervalMs);
         const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
         metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
-        const stored = sql`stored as (
-          insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version)
-          select * from unnest(
-            ${ids}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
-            ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
-            ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[])
-          returning 1
-        )`;
-        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: stored });
+        // One statement stores the probes and ends their leases.
+        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: probesInsert("stored", r) });
         await rollupListings(trx, ids, since);
       });
     },

@@ -7,8 +7,7 @@ import type { Clock } from "../../lib/clock.js";
 import { HostLimiter, type HostLimiterOptions } from "../../lib/host-limiter.js";
 import type { Logger } from "../../lib/log.js";
 import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
-import { updateVerdicts } from "../signals/recompute-verdicts.js";
-import { recomputeSnapshots } from "../snapshots/recompute-snapshots.js";
+import { refreshEvidence } from "../evidence/index.js";
 import * as C from "./constants.js";
 import { logCycle, type CycleSummary } from "./cycle-summary.js";
 import { endpointStrategy } from "./endpoint-strategy.js";
@@ -112,9 +111,8 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
       const drain = { db: deps.db.db, clock, log, http, owner, stopping: () => stop.signal.aborted };
       const [probes, hosts] = await Promise.all([registry.endpoint(drain), registry.host_check(drain)]);
       const probeMs = performance.now() - t1;
-      const snapshots = await recomputeSnapshots(deps, probes.listingIds);
       // The stored verdicts of what was just probed follow at once; the full pass is the safety net.
-      const verdicts = await updateVerdicts(deps.db, probes.listingIds, clock.now());
+      const { snapshots, verdicts } = await refreshEvidence(deps, probes.listingIds);
       const snapshotMs = performance.now() - t1 - probeMs;
       const durationMs = performance.now() - t0;
       metrics.cycleDuration.observe(durationMs / 1000);

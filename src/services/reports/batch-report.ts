@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { BatchEnvelopeSchema } from "../../contracts/preflight/schemas.js";
 import { atomicToUsdc, usdcToAtomic } from "../../lib/usdc.js";
 import { ESTABLISHED } from "../signals/constants.js";
-import { viewOf } from "../signals/verdict.js";
+import { viewOf } from "../evidence/index.js";
 import { evidenceOf, metadataOf, type Subject } from "./preflight-report.js";
 
 export type BatchEnvelope = z.infer<typeof BatchEnvelopeSchema>;

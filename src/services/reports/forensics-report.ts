@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
 import { roundUsdc } from "../../lib/money.js";
-import { viewOf } from "../signals/verdict.js";
+import { viewOf } from "../evidence/index.js";
 import { decoyProbability } from "./decoy-probability.js";
 import { catalogTotals, history, type CatalogTotals, type History } from "./forensics-history.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";

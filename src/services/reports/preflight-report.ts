@@ -6,7 +6,7 @@ import type { SignalContext } from "../signals/group-context.js";
 import { currentPrice, type ReportRow } from "../signals/listing-row.js";
 import type { HostFacts } from "./listing-lookup.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
-import { firedOf, viewOf } from "../signals/verdict.js";
+import { firedOf, viewOf } from "../evidence/index.js";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
 export interface Subject {

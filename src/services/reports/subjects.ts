@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import type { SignalInput } from "../signals/engine.js";
 import type { ReportRow } from "../signals/listing-row.js";
-import { judge } from "../signals/verdict.js";
+import { judge } from "../evidence/index.js";
 import { hostFactsOf, type CatalogRows, type HostFacts } from "./listing-lookup.js";
 import type { LiveObservation } from "./live-observation.js";
 import type { LiveProber } from "./live-probe.js";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, JsonObject, WatchSignalState } from "../../db/schema.js";
 import type { WarningCode } from "../signals/constants.js";
-import { firedOf } from "../signals/verdict.js";
+import { firedOf } from "../evidence/index.js";
 import { selectReportRows } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { evidenceFor } from "./evidence.js";

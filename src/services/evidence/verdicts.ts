@@ -2,11 +2,11 @@ import { isDeepStrictEqual } from "node:util";
 import { sql, type Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
-import { THRESHOLDS } from "./constants.js";
-import { blacklistReasons } from "./engine.js";
-import { computeContexts, type SignalContext } from "./group-context.js";
-import { selectListingRows, type ListingRow } from "./listing-row.js";
-import { signalInput, storedContext } from "./signal-input.js";
+import { THRESHOLDS } from "../signals/constants.js";
+import { blacklistReasons } from "../signals/engine.js";
+import { computeContexts, type SignalContext } from "../signals/group-context.js";
+import { selectListingRows, type ListingRow } from "../signals/listing-row.js";
+import { signalInput, storedContext } from "../signals/signal-input.js";
 import { judge } from "./verdict.js";
 
 const WRITE_CHUNK = 2000;

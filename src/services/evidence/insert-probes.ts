@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database, ProbeOutcome } from "../../../db/schema.js";
+import type { Database, ProbeOutcome } from "../../db/schema.js";
 
 export interface ProbeRow {
   listingId: number;
@@ -37,3 +37,19 @@ export async function insertNewProbes(db: Kysely<Database>, rows: readonly Probe
 }
 
 export { values as probeValues };
+
+/** A probe as the prober stores it (src/services/probes/types.ts ProbeResult). */
+interface ProbeWrite extends Omit<ProbeRow, "at"> {
+  probedAt: Date;
+  challengeVersion: number | null;
+}
+
+/** The prober's write batch as one multi-row insert (column arrays: one statement whatever its size), a named CTE. */
+export const probesInsert = (name: string, r: readonly ProbeWrite[]) => sql`${sql.id(name)} as (
+  insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version)
+  select * from unnest(
+    ${r.map((p) => p.listingId)}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
+    ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
+    ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[])
+  returning 1
+)`;

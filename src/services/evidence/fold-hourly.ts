@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../../../db/schema.js";
+import type { Database } from "../../db/schema.js";
 import { probeValues, type ProbeRow } from "./insert-probes.js";
 
 /**

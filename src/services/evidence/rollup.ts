@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "./schema.js";
+import type { Database } from "../../db/schema.js";
 
 const HOUR = 3_600_000;
 
@@ -85,3 +85,11 @@ export async function rollupProbes(db: Kysely<Database>, since: Date, listingIds
       price_usdc_max = excluded.price_usdc_max`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
+
+/**
+ * The buckets a write batch touched: those of `listingIds` from the hour holding `since`, whole,
+ * from raw probes (raw probes outlive the open hour by hours, so every bucket re-rolled is
+ * complete), so a retried or repeated batch cannot count a probe twice.
+ */
+export const rollupListings = (db: Kysely<Database>, listingIds: readonly number[], since: Date): Promise<number> =>
+  listingIds.length === 0 ? Promise.resolve(0) : rollupProbes(db, since, listingIds);

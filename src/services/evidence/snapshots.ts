@@ -1,7 +1,7 @@
 import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { SNAPSHOT_BATCH_SIZE } from "../probes/constants.js";
-import { upsertEvidence } from "./evidence-sql.js";
+import { upsertEvidence } from "./snapshot-sql.js";
 
 export interface SnapshotContext {
   db: DbHandle;

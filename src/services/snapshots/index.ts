@@ -1,1 +1,0 @@
-export { recomputeSnapshots, type SnapshotContext } from "./recompute-snapshots.js";
