@@ -284,6 +284,8 @@ export interface TrialCountersTable {
 export interface TrialCacheTable {
   url_normalized: string;
   report: JsonColumn;
+  /** The verdict the answer was made from; a call offering another one replaces the answer. */
+  verdict: string | null;
   created_at: DefaultTimestamp;
   expires_at: Timestamp;
 }

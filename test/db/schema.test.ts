@@ -280,6 +280,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
   trial_cache: {
     url_normalized: "string not null",
     report: "json not null",
+    verdict: "string null",
     created_at: "timestamptz not null",
     expires_at: "timestamptz not null",
   },

@@ -141,4 +141,17 @@ describe("trial calls coalesced per event-loop turn", () => {
     await expect(consume(offered("192.0.2.64", "f.example", 5), NOON)).rejects.toBeInstanceOf(TrialLimitExceeded);
     expect(await db.db.selectFrom("trial_cache").select("url_normalized").where("url_normalized", "=", "https://f.example/x").execute()).toEqual([]);
   });
+
+  it("serves a cached answer only while its verdict holds: an offer of another verdict replaces it at once", async () => {
+    const consume = createTrialQuota(db);
+    const report = (action: string, n: number) =>
+      ({ ok: action === "pay", recommended_action: action, warnings: action === "pay" ? [] : ["dead"], n }) as never;
+    const offered = (ip: string, action: string, n: number) => ({ ...call(ip, "g.example"), offer: report(action, n) });
+    const at = (s: number) => new Date(NOON.getTime() + s * 1000);
+    expect(await consume(offered("192.0.2.70", "pay", 1), at(0))).toMatchObject({ n: 1 });
+    expect(await consume(offered("192.0.2.71", "pay", 2), at(10))).toMatchObject({ n: 1 });
+    // The endpoint died: the stored verdict says so, and the trial does too, well inside the 300 s.
+    expect(await consume(offered("192.0.2.72", "use_alternatives", 3), at(20))).toMatchObject({ n: 3, recommended_action: "use_alternatives" });
+    expect(await consume(call("192.0.2.73", "g.example"), at(30))).toMatchObject({ n: 3 });
+  });
 });

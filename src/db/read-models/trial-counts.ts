@@ -10,6 +10,8 @@ export interface TrialCount<A> {
   urlNormalized: string;
   at: Date;
   offer?: A;
+  /** What the offer's verdict is: a cached answer of another verdict is stale, and the offer replaces it. */
+  verdict?: string;
 }
 
 /** Let through with the URL's cached answer (undefined: none, and none offered), or refused by a limit. */
@@ -27,7 +29,7 @@ type Row = { ord: number; ip_ok: boolean; host_ok: boolean; report: unknown };
 
 /**
  * Counts trial calls against their IP and host for the UTC day, reads each URL's cached answer and
- * stores the answers offered for URLs that have none, in one prepared statement for the calls of
+ * stores the answers offered for URLs that have none (or one made from another verdict), in one prepared statement for the calls of
  * one event-loop turn, up to `batchMax` a statement (decision 0009). The calls of one statement
  * are judged as if they had come one after another in call order: a URL's later calls get the
  * answer its first call stored. Each counter moves only up to its limit (the conflict update
@@ -57,13 +59,14 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
           url: c.urlNormalized,
           at: c.at.toISOString(),
           offer: c.offer ?? null,
+          verdict: c.verdict ?? null,
         })),
       );
       const rows = await handle.prepared.execute(
         "trial-calls",
         sql<Row>`
       with ${asyncCommitCte},
-      req as (select * from jsonb_to_recordset(${given}::jsonb) as t(ord int, day date, ip text, host text, url text, at timestamptz, offer jsonb)),
+      req as (select * from jsonb_to_recordset(${given}::jsonb) as t(ord int, day date, ip text, host text, url text, at timestamptz, offer jsonb, verdict text)),
       ip_want as (select day, ip as key, least(count(*), ${limits.perIpPerDay})::int as n from req group by day, ip),
       ip_counted as (${counted("ip", "ip_want", limits.perIpPerDay)}),
       ip_ok as (
@@ -76,15 +79,18 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
         select r.ord from (select ip_ok.*, row_number() over (partition by day, host order by ord) as nth from ip_ok) r
         join host_counted g on g.day = r.day and g.key = r.host where r.nth <= g.granted
       ),
-      cached as (select req.ord, tc.report from req join trial_cache tc on tc.url_normalized = req.url and tc.expires_at > req.at),
+      cached as (
+        select req.ord, tc.report from req join trial_cache tc on tc.url_normalized = req.url and tc.expires_at > req.at
+        where req.verdict is null or tc.verdict is not distinct from req.verdict
+      ),
       stored as (
-        insert into trial_cache as tc (url_normalized, report, created_at, expires_at)
-        select distinct on (req.url) req.url, req.offer, req.at, req.at + make_interval(secs => ${limits.cacheSeconds})
+        insert into trial_cache as tc (url_normalized, report, verdict, created_at, expires_at)
+        select distinct on (req.url) req.url, req.offer, req.verdict, req.at, req.at + make_interval(secs => ${limits.cacheSeconds})
         from req join host_ok using (ord)
         where req.offer is not null and not exists (select 1 from cached where cached.ord = req.ord)
         order by req.url, req.ord
-        on conflict (url_normalized) do update set report = excluded.report, created_at = excluded.created_at, expires_at = excluded.expires_at
-          where tc.expires_at <= excluded.created_at
+        on conflict (url_normalized) do update set report = excluded.report, verdict = excluded.verdict, created_at = excluded.created_at, expires_at = excluded.expires_at
+          where tc.expires_at <= excluded.created_at or tc.verdict is distinct from excluded.verdict
       )
       select req.ord, exists (select 1 from ip_ok where ip_ok.ord = req.ord) as ip_ok, exists (select 1 from host_ok where host_ok.ord = req.ord) as host_ok,
         (select report from cached where cached.ord = req.ord) as report

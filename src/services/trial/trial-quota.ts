@@ -47,6 +47,9 @@ export interface TrialCall {
   offer?: PreflightReport;
 }
 
+/** The verdict an answer states: a cached answer is served only while the stored verdict still says the same. */
+const verdictOf = (r: PreflightReport) => JSON.stringify([r.ok, r.recommended_action, r.warnings]);
+
 /**
  * Counts trial calls against the caller's IP and the target host for their UTC day, in the
  * database so every API process agrees (createTrialCounts): the calls of one event-loop turn
@@ -67,7 +70,7 @@ export function createTrialQuota(
     batchMax,
   });
   return async (call, now) => {
-    const counted = await count({ ...call, at: now });
+    const counted = await count({ ...call, at: now, verdict: call.offer && verdictOf(call.offer) });
     if (counted.refusedBy) throw new TrialLimitExceeded(counted.refusedBy, counted.refusedBy === "ip" ? TRIAL.perIpPerDay : TRIAL.perHostPerDay, now);
     return counted.answer;
   };
