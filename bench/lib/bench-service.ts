@@ -11,7 +11,7 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import { listen, type RunningServer } from "../../src/http/serve.js";
 import { ManualClock, type Clock } from "../../src/lib/clock.js";
 import { createServices } from "../../src/services/index.js";
-import { recomputeVerdicts } from "../../src/services/evidence/verdicts.js";
+import { recomputeVerdicts } from "../../src/services/evidence/index.js";
 import type { BenchDb } from "./bench-db.js";
 import { openSeededDb } from "./seeded-db.js";
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BIN_LOWER_BOUNDS, binOf, histogramOf } from "../../src/services/evidence/latency-histogram.js";
-import { hourBucket, rollupProbes } from "../../src/services/evidence/rollup.js";
+import { hourBucket, rollupProbes } from "../../src/services/evidence/index.js";
 import type { ProbeOutcome } from "../../src/db/schema.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 import { insertListings } from "./fixtures.js";

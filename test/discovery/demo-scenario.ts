@@ -6,8 +6,7 @@ import { ingestOptions, runIngestCycle } from "../../src/services/catalog/index.
 import { importProbes } from "../../src/services/catalog/probe-history/import-probes.js";
 import { recordDailyFlags } from "../../src/services/delist/record-flags.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
-import { recomputeVerdicts } from "../../src/services/evidence/verdicts.js";
-import { recomputeSnapshots } from "../../src/services/evidence/index.js";
+import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
 import { startProber } from "../../src/workers/prober.js";
 import { startLookout, type LookoutService } from "./lookout-service.js";
 

@@ -1,8 +1,6 @@
 import type { AppContext } from "../../src/context.js";
-import { rollupProbes } from "../../src/services/evidence/rollup.js";
+import { recomputeSnapshots, recomputeVerdicts, rollupProbes } from "../../src/services/evidence/index.js";
 import { normalizeUrl } from "../../src/lib/url-normalize.js";
-import { recomputeVerdicts } from "../../src/services/evidence/verdicts.js";
-import { recomputeSnapshots } from "../../src/services/evidence/index.js";
 
 type Ctx = Pick<AppContext, "db" | "clock">;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { histogramOf, nearestRank } from "../../src/services/evidence/latency-histogram.js";
-import { recomputeSnapshots } from "../../src/services/evidence/snapshots.js";
+import { recomputeSnapshots } from "../../src/services/evidence/index.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings } from "./helpers.js";
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recomputeVerdicts } from "../../src/services/evidence/verdicts.js";
-import { recomputeSnapshots } from "../../src/services/evidence/index.js";
+import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
 import { seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 

@@ -3,8 +3,7 @@ import type { Readable } from "node:stream";
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema.js";
 import type { Clock } from "../../../lib/clock.js";
-import { foldIntoHourly } from "../../evidence/index.js";
-import { insertNewProbes, type ProbeRow } from "../../evidence/index.js";
+import { foldIntoHourly, insertNewProbes, type ProbeRow } from "../../evidence/index.js";
 import { ListingIds } from "./listing-ids.js";
 import { parseProbeLine, type ProbeLine } from "./probe-line.js";
 
