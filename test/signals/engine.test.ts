@@ -1,37 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { HOUR, MINUTE, DAY } from "../../src/services/signals/constants.js";
+import { HOUR, DAY } from "../../src/services/signals/constants.js";
 import { confidenceOf, evaluate, type SignalInput } from "../../src/services/signals/engine.js";
+import { cleanInput } from "../helpers/signal-input.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
 
 /** A clean, well-observed endpoint: no warning fires. */
-const clean = (over: Partial<SignalInput> = {}): SignalInput => ({
-  known: true,
-  priceUsdc: 0.01,
-  probes30m: 3,
-  healthy30m: 3,
-  failStreak: 0,
-  probes1h: 6,
-  avgLatency1hMs: 120,
-  lastProbeAt: ago(5 * MINUTE),
-  probes7d: 1000,
-  healthy7d: 1000,
-  p99Latency7dMs: 400,
-  serviceEndpoints: 2,
-  serviceFailedEndpoints: 0,
-  serviceHealthyEndpoints: 2,
-  serviceSince: ago(10 * DAY),
-  listedSince: ago(10 * DAY),
-  l30dCalls: 1200,
-  lastCalledAt: ago(HOUR),
-  wildcard402: false,
-  spaFallback: false,
-  markupReferenceUsdc: 0.01,
-  priceRatioToMedian: 1,
-  concentrationPct: 1,
-  ...over,
-});
+const clean = (over: Partial<SignalInput> = {}): SignalInput => cleanInput(now, over);
 
 const fires = (over: Partial<SignalInput>, mode: "preflight" | "forensics" = "forensics") => evaluate(clean(over), now, mode).warnings;
 

@@ -1,34 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { SignalInput } from "../../src/services/signals/engine.js";
 import { signalState } from "../../src/services/watch/signal-states.js";
+import { cleanInput } from "../helpers/signal-input.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
-const input = (over: Partial<SignalInput>): SignalInput => ({
-  known: true,
-  priceUsdc: 0.01,
-  probes30m: 3,
-  healthy30m: 3,
-  failStreak: 0,
-  probes1h: 6,
-  avgLatency1hMs: 120,
-  lastProbeAt: now,
-  probes7d: 100,
-  healthy7d: 100,
-  p99Latency7dMs: 400,
-  serviceEndpoints: 1,
-  serviceFailedEndpoints: 0,
-  serviceHealthyEndpoints: 1,
-  serviceSince: now,
-  listedSince: now,
-  l30dCalls: 10,
-  lastCalledAt: now,
-  wildcard402: false,
-  spaFallback: false,
-  markupReferenceUsdc: null,
-  priceRatioToMedian: null,
-  concentrationPct: null,
-  ...over,
-});
+const input = (over: Partial<SignalInput>): SignalInput => cleanInput(now, over);
 const checked: { wildcard_402_checked_at: Date | null; spa_fallback_checked_at: Date | null } = { wildcard_402_checked_at: now, spa_fallback_checked_at: now };
 const cleared = (code: Parameters<typeof signalState>[0], over: Partial<SignalInput>, host = checked) => signalState(code, false, input(over), host, now);
 
