@@ -90,6 +90,9 @@ export async function printReport(r: RunRecord): Promise<void> {
   const polite = politeness(await r.fleet.logs(), r.start);
   console.log(`per-host limits as the hosts saw them: ${polite.line}`);
 
+  const errs = r.svc.errors;
+  console.log(`service errors logged during the run: ${errs.count}${errs.count ? ` (${errs.first.join("; ")})` : ""}`);
+
   const verdict = (ok: boolean, measured: readonly number[]) => (measured.length === 0 ? "n/a" : ok ? "met" : "MISSED");
   console.log(
     `targets (each within ${TARGET_MS / 1000} s): dead ${verdict(dead.pass, dead.measured)}, recovered ${verdict(recovered.pass, recovered.measured)}, ` +

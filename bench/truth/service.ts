@@ -32,6 +32,8 @@ export interface TruthService {
   /** Base URL of the API; `/bench/forensics` is forensics without the payment gate. */
   url: string;
   /** Starts every role's tasks (api, ingester, prober, alerter) as `npm start` does. */
+  /** Error lines the service logged (level error and above), the first few kept. */
+  errors: { count: number; first: string[] };
   startRoles(catalogUrls: string[]): void;
   stopRoles(): Promise<void>;
   close(): Promise<void>;
@@ -52,7 +54,18 @@ export async function startTruthService(db: BenchDb): Promise<TruthService> {
     PROBE_INTERVAL_SECONDS: String(PROBE_INTERVAL_SECONDS),
     CATALOG_POLL_SECONDS: String(CATALOG_POLL_SECONDS),
   });
-  const log = pino({ level: "warn" });
+  // Warnings and errors go to stderr as usual; errors are also counted for the report.
+  const errors = { count: 0, first: [] as string[] };
+  const log = pino(
+    { level: "warn" },
+    {
+      write(line: string) {
+        process.stderr.write(line);
+        const entry = JSON.parse(line) as { level: number; msg?: string; worker?: string; err?: { message?: string } };
+        if (entry.level >= 50 && errors.count++ < 3) errors.first.push(`${entry.worker ?? "service"}: ${entry.msg} (${entry.err?.message ?? ""})`);
+      },
+    },
+  );
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const readiness = new Readiness();
@@ -79,6 +92,7 @@ export async function startTruthService(db: BenchDb): Promise<TruthService> {
     rail,
     demo,
     url: server.url,
+    errors,
     startRoles(catalogUrls) {
       for (const role of ["api", "ingester", "prober", "alerter"] as const) {
         for (const { task } of startSchedules(role, { ctx, rail, catalogUrls })) tasks.push(task);

@@ -4,7 +4,8 @@ import type { DemoExpectation, DemoKind } from "./types.js";
  * What each kind is there to teach: the naked-probe answer and the warnings of spec 2.1 the
  * service should give (signals.md thresholds). Forensics-only codes are listed where the kind
  * is built to show them. `high_concentration` is left out: in a catalog this small most
- * providers hold more than 5% of it, so it fires broadly in forensics.
+ * providers hold more than 5% of it, so it fires broadly in forensics. `npm run bench:truth`
+ * scores the service against these labels (docs/benchmarks.md).
  */
 export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
   healthy: { naked: "402_challenge", warnings: [], delistReasons: [], note: "clean: recommended_action pay once probed" },
@@ -12,7 +13,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "5xx",
     warnings: ["dead", "dead_7d"],
     delistReasons: ["dead_7d"],
-    note: "dead after 3 probes in 30 min; dead_7d after 20 probes in 7 days; its service has healthy endpoints, so no zombie",
+    note: "dead at its third failed probe in a row (confirmation probes 45 s apart: within 3 min of first sight); dead_7d after 20 probes in 7 days; its service has healthy endpoints, so no zombie",
   },
   dead_refused: {
     naked: "connection_refused",
@@ -43,7 +44,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "402_or_503_by_phase",
     warnings: ["dead", "mostly_dead"],
     delistReasons: [],
-    note: "alternates flapPeriodMs up, flapPeriodMs down by wall clock; dead only while down with 3 probes in 30 min; uptime near 50%",
+    note: "alternates flapPeriodMs up, flapPeriodMs down by wall clock; dead from the third failed probe in a row of a down phase (its first one at the slot, two confirmations 45 s apart), cleared at the first healthy probe; uptime near 50%",
   },
   wildcard_402: {
     naked: "402_challenge",
@@ -61,7 +62,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "402_challenge",
     warnings: ["proxy_markup"],
     delistReasons: [],
-    note: "wraps a listed origin at 4-5x its price: proxy_markup with high confidence",
+    note: "wraps a listed origin at 4-5x its price: proxy_markup with high confidence; the 0.08 USDC summarize resale is also 16x RelayMart's median price, so forensics adds price_outlier_high for that one",
   },
   ghost: {
     naked: "402_challenge",
