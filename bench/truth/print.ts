@@ -1,14 +1,14 @@
 import type { DbHandle } from "../../src/db/client.js";
 import type { Change } from "./changes.js";
 import type { BenchEndpoint, BenchFleet } from "./fleet.js";
-import { quantile, readHistory } from "./history.js";
+import { readHistory } from "./history.js";
 import { isDown } from "./hosts.js";
 import { extraLoad, politeness } from "./load.js";
 import { agreementLines, TARGET_MS, timeLine } from "./report.js";
 import type { Agreement, VerdictSample } from "./samples.js";
 import { scoreCodes, scoreTable } from "./score.js";
 import type { TruthService } from "./service.js";
-import { detections } from "./timing.js";
+import { detections, slotBaseline } from "./timing.js";
 import { POLL_MS, type Answer } from "./tracker.js";
 import { benchTruth, demoTruth, NOT_SCORED, type Truth } from "./truth.js";
 
@@ -99,18 +99,12 @@ export async function printReport(r: RunRecord): Promise<void> {
       `confidence 0.4 ${verdict(confidence.pass, confidence.measured)}; extra load < 10% ${extra < 0.1 ? "met" : "MISSED"}; per-host limits ${polite.ok ? "met" : "MISSED"}`,
   );
 
-  const changed = ds.filter(
-    (d) => d.type === "dead" && (d.source === "settled" || d.source === "refusable") && d.origin !== null && d.detectedAt && d.thirdFailedAt,
-  );
-  const med = (xs: number[]) =>
-    quantile(
-      [...xs].sort((a, b) => a - b),
-      0.5,
+  const b = slotBaseline(ds, r.intervalMs);
+  if (!b) console.log("no settled endpoint started failing within the run: no time-to-dead ratio (run longer than 230 s)");
+  else {
+    console.log(
+      `median time to dead of the ${b.n} endpoints that started failing = ${s(b.measured)}; slot-cadence baseline (third failed probe two intervals ` +
+        `after the first, plus the verdict lag measured after their third) = ${s(b.baseline)}; ratio = ${(b.measured / b.baseline).toFixed(3)}`,
     );
-  const measured = med(changed.map((d) => d.detectedAt! - d.origin!));
-  const baseline = med(changed.map((d) => 2 * r.intervalMs + (d.detectedAt! - d.thirdFailedAt!)));
-  console.log(
-    `median time to dead of the ${changed.length} endpoints that started failing = ${s(measured)}; slot-cadence baseline (third failed probe two intervals after the first, ` +
-      `plus the verdict lag measured after their third) = ${s(baseline)}; ratio = ${(measured / baseline).toFixed(3)}`,
-  );
+  }
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { startDevnet } from "../../src/chain/devnet.js";
@@ -20,6 +19,7 @@ import { startSchedules } from "../../src/workers/schedules.js";
 import type { Periodic } from "../../src/workers/periodic.js";
 import type { BenchDb } from "../lib/bench-db.js";
 import { unpaid } from "../lib/bench-service.js";
+import { countingLogger } from "./log.js";
 
 /** The service's cadences in this bench: the default probe interval; catalogs polled every minute (first sight is where timing starts). */
 export const PROBE_INTERVAL_SECONDS = 600;
@@ -54,18 +54,7 @@ export async function startTruthService(db: BenchDb): Promise<TruthService> {
     PROBE_INTERVAL_SECONDS: String(PROBE_INTERVAL_SECONDS),
     CATALOG_POLL_SECONDS: String(CATALOG_POLL_SECONDS),
   });
-  // Warnings and errors go to stderr as usual; errors are also counted for the report.
-  const errors = { count: 0, first: [] as string[] };
-  const log = pino(
-    { level: "warn" },
-    {
-      write(line: string) {
-        process.stderr.write(line);
-        const entry = JSON.parse(line) as { level: number; msg?: string; worker?: string; err?: { message?: string } };
-        if (entry.level >= 50 && errors.count++ < 3) errors.first.push(`${entry.worker ?? "service"}: ${entry.msg} (${entry.err?.message ?? ""})`);
-      },
-    },
-  );
+  const { log, errors } = countingLogger();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const readiness = new Readiness();

@@ -1,4 +1,4 @@
-import { firstProbe, thirdFailure, type ListingHistory } from "./history.js";
+import { firstProbe, quantile, thirdFailure, type ListingHistory } from "./history.js";
 import type { Answer } from "./tracker.js";
 import { downAt, type Truth } from "./truth.js";
 
@@ -62,4 +62,26 @@ export function detections(truths: Iterable<Truth>, history: ReadonlyMap<string,
     }
   }
   return out;
+}
+
+/**
+ * The settled endpoints that started failing: the median time to dead, and what the same rule
+ * (three failed probes in a row) needs at one probe per interval: the third failure two intervals
+ * after the first, plus the verdict lag this run measured after each one's actual third failure.
+ */
+export function slotBaseline(ds: readonly Detection[], intervalMs: number) {
+  const changed = ds.filter(
+    (d) => d.type === "dead" && (d.source === "settled" || d.source === "refusable") && d.origin !== null && d.detectedAt && d.thirdFailedAt,
+  );
+  if (changed.length === 0) return null;
+  const median = (xs: number[]) =>
+    quantile(
+      xs.sort((a, b) => a - b),
+      0.5,
+    );
+  return {
+    n: changed.length,
+    measured: median(changed.map((d) => d.detectedAt! - d.origin!)),
+    baseline: median(changed.map((d) => 2 * intervalMs + (d.detectedAt! - d.thirdFailedAt!))),
+  };
 }
