@@ -7,8 +7,9 @@
 export const DEFAULT_SLOW_MS = 2_500;
 
 /**
- * Length of each phase of the flapping endpoint: 40 minutes up, then 40 minutes down. Longer
- * than the 30-minute `dead` window, so each down phase fires `dead` and each up phase clears it.
+ * Length of each phase of the flapping endpoint: 40 minutes up, then 40 minutes down. Each down
+ * phase holds three failed probes in a row (its slot probe and two confirmations 45 s apart), so
+ * it fires `dead`, and the first healthy probe of each up phase clears it.
  */
 export const DEFAULT_FLAP_PERIOD_MS = 40 * 60_000;
 

@@ -121,6 +121,8 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
     left join last_probe as lp using (listing_id)
     left join last_price as pr using (listing_id)
     left join streak as st using (listing_id)
+    -- Key order, as every writer of signal_snapshots locks its rows (verdicts.ts), so none deadlock.
+    order by listing_id
     on conflict (listing_id) do update set
       computed_at = excluded.computed_at,
       probes_30m = excluded.probes_30m, healthy_30m = excluded.healthy_30m, errors_30m = excluded.errors_30m,

@@ -65,7 +65,10 @@ async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], co
     .map((row) => ({ row, v: verdictOf(row, contextOf(row), now) }))
     // Only what changed is written: between two recomputes most verdicts stay as they were.
     .filter(({ row, v }) => !unchanged(row, v))
-    .map(({ v }) => v);
+    .map(({ v }) => v)
+    // Rows in key order, in every writer: the full pass and an incremental update may overlap, and
+    // upserts that lock the same rows in different orders deadlock on PostgreSQL.
+    .sort((a, b) => a.id - b.id);
   for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
     const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
     await sql`
@@ -75,6 +78,7 @@ async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], co
              array(select jsonb_array_elements_text(x.blacklist)), array(select jsonb_array_elements_text(x.delist)),
              x.risk, x.flagged_since, case when x.context is null then '{}'::jsonb else jsonb_build_object('context', x.context) end
       from jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb)
+      order by x.id
       on conflict (listing_id) do update set
         warnings = excluded.warnings, critical = excluded.critical,
         blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
