@@ -16,3 +16,11 @@ begin
   end if;
   return null;
 end $$;
+
+-- The transition tables carry no statistics, so the planner joined old and new rows by nested
+-- loop: an update of 10,000 snapshots compared every old row with every new one (7.6 s of a
+-- 10,000-listing verdict write on PGlite, 0.45 s with a hash join).
+alter function listings_report_rows_changed() set enable_nestloop = off;
+alter function signal_snapshots_report_rows_changed() set enable_nestloop = off;
+alter function host_checks_report_rows_changed() set enable_nestloop = off;
+alter function services_report_rows_changed() set enable_nestloop = off;
