@@ -16,7 +16,8 @@ import { fleetAddress, spawnFleet } from "./fleet.js";
 
 /**
  * npm run bench:prober — 100,000 endpoints on 1,000 loopback virtual hosts, one full probe
- * cycle into the database (PGlite, or PostgreSQL with BENCH_DATABASE_URL), every probe stored.
+ * cycle into the database (PGlite, or PostgreSQL with BENCH_DATABASE_URL), every probe stored
+ * (the confirmation probes of these new listings that fall due while the cycle drains included).
  * Prints probes/s, peak RSS, and last the ratio to the fleet server's own throughput measured
  * with autocannon in the same run. Targets: >= 1,000 probes/s, peak RSS <= 400 MB.
  */
@@ -100,7 +101,10 @@ async function main() {
       `memory: RSS at start ${rssStart.toFixed(0)} MB, peak RSS during the cycle ${peakRss.toFixed(0)} MB, VmHWM ${hwm.toFixed(0)} MB (target <= 400 MB); ` +
         `now: JS heap ${(mem.heapUsed / MB).toFixed(0)} MB, external (PGlite WASM memory, buffers) ${(mem.external / MB).toFixed(0)} MB`,
     );
-    if (stored !== TOTAL) console.log(`FAIL: ${stored} probes stored, expected ${TOTAL}`);
+    // Every listing is new here, so the cycle also runs the confirmation probes that fall due
+    // while it drains (decision 0014): each listing is probed once, and up to twice more.
+    if (stored !== summary.done || stored < TOTAL || stored > TOTAL * 3) console.log(`FAIL: ${stored} probes stored, ${summary.done} done, ${TOTAL} listings`);
+    else console.log(`probes: ${TOTAL} first probes and ${stored - TOTAL} confirmations that fell due during the cycle`);
 
     await ctx.services.close();
     console.log(

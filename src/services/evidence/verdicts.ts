@@ -47,14 +47,19 @@ export async function recomputeVerdicts(
  * listing the full pass has not seen yet is judged on its own evidence). Returns the rows changed.
  */
 export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: readonly number[], now: Date): Promise<number> {
-  if (listingIds.length === 0) return 0;
-  const rows = await storedVerdictRows(db)
-    .where("l.is_active", "=", true)
-    .where("l.id", "=", sql<number>`any(${[...new Set(listingIds)]}::bigint[])`)
-    .execute();
+  // In slices, so a cycle of 100,000 first probes holds a slice of rows in memory, not all of them.
+  const ids = [...new Set(listingIds)].sort((a, b) => a - b);
+  let written = 0;
+  for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+    const rows = await storedVerdictRows(db)
+      .where("l.is_active", "=", true)
+      .where("l.id", "=", sql<number>`any(${ids.slice(i, i + WRITE_CHUNK)}::bigint[])`)
+      .execute();
+    written += await writeChanged(db, rows, (row) => storedContext(row), now);
+  }
   // No generation bump: the per-generation caches (blacklist, alternatives pool) follow at the
   // next full pass, at most VERDICT_RECOMPUTE_MS later, instead of rebuilding after every cycle.
-  return writeChanged(db, rows, (row) => storedContext(row), now);
+  return written;
 }
 
 const storedVerdictRows = (db: Kysely<Database>) => selectListingRows(db).select(["s.critical", "s.blacklist_reasons", "s.delist_reasons"]);
