@@ -15,7 +15,8 @@ export { insertNewProbes, probesInsert, type ProbeRow } from "./insert-probes.js
 export { hourBucket, rollupListings, rollupProbes } from "./rollup.js";
 export { recomputeSnapshots, type SnapshotContext } from "./snapshots.js";
 export { firedOf, judge, viewOf, type StoredVerdict } from "./verdict.js";
-export { isGhost, recomputeVerdicts, updateVerdicts } from "./verdicts.js";
+export { isGhost } from "./verdict-write.js";
+export { recomputeVerdicts, updateVerdicts } from "./verdicts.js";
 
 /** After probes of `listingIds` were stored: their snapshots, then their stored verdicts, at once. */
 export async function refreshEvidence(ctx: { db: DbHandle; clock: Clock }, listingIds: readonly number[]): Promise<{ snapshots: number; verdicts: number }> {

@@ -1,19 +1,10 @@
-import { isDeepStrictEqual } from "node:util";
 import { sql, type Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
-import { THRESHOLDS } from "../signals/constants.js";
-import { blacklistReasons } from "../signals/engine.js";
-import { computeContexts, type SignalContext } from "../signals/group-context.js";
-import { selectListingRows, type ListingRow } from "../signals/listing-row.js";
-import { signalInput, storedContext } from "../signals/signal-input.js";
-import { judge } from "./verdict.js";
-
-const WRITE_CHUNK = 2000;
-
-/** ghost_listing (delist): alive, listed 30+ days, and nobody called it in 30 days. */
-export const isGhost = (row: ListingRow, now: Date) =>
-  row.last_outcome === "healthy" && now.getTime() - row.first_seen_at.getTime() >= THRESHOLDS.neverPaidListedMs && row.l30d_calls === 0;
+import { computeContexts } from "../signals/group-context.js";
+import { selectListingRows } from "../signals/listing-row.js";
+import { storedContext } from "../signals/signal-input.js";
+import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
 
 /**
  * The full pass, every VERDICT_RECOMPUTE_MS: the verdict of every active listing from its snapshot
@@ -63,72 +54,3 @@ export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: r
 }
 
 const storedVerdictRows = (db: Kysely<Database>) => selectListingRows(db).select(["s.critical", "s.blacklist_reasons", "s.delist_reasons"]);
-
-/** Evaluates each row against its context and writes the verdicts that changed; returns how many. */
-async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], contextOf: (row: StoredRow) => SignalContext | null, now: Date) {
-  const updates = rows
-    .map((row) => ({ row, v: verdictOf(row, contextOf(row), now) }))
-    // Only what changed is written: between two recomputes most verdicts stay as they were.
-    .filter(({ row, v }) => !unchanged(row, v))
-    .map(({ v }) => v)
-    // Rows in key order, in every writer: the full pass and an incremental update may overlap, and
-    // upserts that lock the same rows in different orders deadlock on PostgreSQL.
-    .sort((a, b) => a.id - b.id);
-  for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
-    const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
-    await sql`
-      insert into signal_snapshots (listing_id, computed_at, warnings, critical, blacklist_reasons, delist_reasons, risk_score, flagged_since, detail)
-      select x.id, ${now.toISOString()}::timestamptz,
-             array(select jsonb_array_elements_text(x.warnings)), x.critical,
-             array(select jsonb_array_elements_text(x.blacklist)), array(select jsonb_array_elements_text(x.delist)),
-             x.risk, x.flagged_since, case when x.context is null then '{}'::jsonb else jsonb_build_object('context', x.context) end
-      from jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb)
-      order by x.id
-      on conflict (listing_id) do update set
-        warnings = excluded.warnings, critical = excluded.critical,
-        blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
-        risk_score = excluded.risk_score, flagged_since = excluded.flagged_since,
-        detail = signal_snapshots.detail || excluded.detail`.execute(db);
-  }
-  return updates.length;
-}
-
-type VerdictWrite = ReturnType<typeof verdictOf>;
-
-function verdictOf(row: StoredRow, context: SignalContext | null, now: Date) {
-  const verdict = judge(signalInput(row, context), now);
-  const blacklist = blacklistReasons(verdict.warnings);
-  const delist = isGhost(row, now) && blacklist.length === 0 ? ["ghost_listing"] : blacklist;
-  return {
-    id: row.id,
-    warnings: verdict.warnings,
-    critical: !verdict.ok,
-    blacklist,
-    delist,
-    risk: verdict.risk_score,
-    flagged_since: delist.length === 0 ? null : (row.flagged_since ?? now).toISOString(),
-    context,
-  };
-}
-
-interface StoredRow extends ListingRow {
-  warnings: string[] | null;
-  critical: boolean | null;
-  blacklist_reasons: string[] | null;
-  delist_reasons: string[] | null;
-  risk_score: number | null;
-}
-
-/** Whether the snapshot already holds this verdict (the context compared as the JSON it is stored as). */
-function unchanged(row: StoredRow, v: VerdictWrite): boolean {
-  return (
-    row.computed_at !== null &&
-    row.critical === v.critical &&
-    row.risk_score === v.risk &&
-    (row.flagged_since?.toISOString() ?? null) === v.flagged_since &&
-    isDeepStrictEqual(row.warnings, v.warnings) &&
-    isDeepStrictEqual(row.blacklist_reasons, v.blacklist) &&
-    isDeepStrictEqual(row.delist_reasons, v.delist) &&
-    (v.context === null || isDeepStrictEqual(storedContext(row), JSON.parse(JSON.stringify(v.context))))
-  );
-}
