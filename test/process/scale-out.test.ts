@@ -118,13 +118,21 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
 
   it("keeps trial limits and the trial cache exact across API processes", async () => {
     const url = fleet.endpoints.find((e) => e.kind === "healthy")!.url;
-    const trial = (i: number) => fetch(`${api[i % 2]}/api/v1/preflight-trial`, post({ url }, { "x-forwarded-for": "198.51.100.50" }));
-    const first = (await (await trial(0)).json()) as { observed_at: string };
-    const second = (await (await trial(1)).json()) as { observed_at: string };
-    expect(second.observed_at).toBe(first.observed_at); // one cache for both processes
-    const rest = await Promise.all(Array.from({ length: 10 }, (_, i) => trial(i).then((r) => r.status)));
-    expect(rest.filter((s) => s === 200)).toHaveLength(8);
-    expect(rest.filter((s) => s === 429)).toHaveLength(2);
+    const trial = (i: number, ip: string) => fetch(`${api[i % 2]}/api/v1/preflight-trial`, post({ url }, { "x-forwarded-for": ip }));
+    type Answer = { observed_at: string; ok: boolean; recommended_action: string; warnings: string[] };
+    const verdict = (a: Answer) => JSON.stringify([a.ok, a.recommended_action, a.warnings]);
+    // One cache for both processes. A cached answer gives way to one of another verdict, and this
+    // young listing's verdict may change between two calls (confirmation probes): then ask again.
+    for (let attempt = 0; ; attempt++) {
+      const first = (await (await trial(0, "198.51.100.49")).json()) as Answer;
+      const second = (await (await trial(1, "198.51.100.49")).json()) as Answer;
+      if (verdict(first) !== verdict(second) && attempt < 3) continue;
+      expect(second.observed_at).toBe(first.observed_at);
+      break;
+    }
+    const calls = await Promise.all(Array.from({ length: 12 }, (_, i) => trial(i, "198.51.100.50").then((r) => r.status)));
+    expect(calls.filter((s) => s === 200)).toHaveLength(10);
+    expect(calls.filter((s) => s === 429)).toHaveLength(2);
   }, 60_000);
 
   it("spends one credit bundle exactly from both API processes at once", async () => {
