@@ -3,7 +3,7 @@ import type { Config } from "./config.js";
 import type { DbHandle } from "./db/client.js";
 import type { Clock } from "./lib/clock.js";
 import type { Logger } from "./lib/log.js";
-import type { Services } from "./services/index.js";
+import { createServices, type Services } from "./services/index.js";
 
 /**
  * Everything a service or route needs, built once in main.ts (or a test harness) and passed
@@ -18,6 +18,9 @@ export interface AppContext {
   readiness: Readiness;
   services: Services;
 }
+
+/** The context of one process: its service bag built from the parts (main.ts, harnesses, benches). */
+export const createAppContext = (parts: Omit<AppContext, "services">): AppContext => ({ ...parts, services: createServices(parts) });
 
 /** /healthz answers 200 only once migrations ran and every role of this process started. */
 export class Readiness {

@@ -2,7 +2,7 @@ import { Registry, collectDefaultMetrics } from "prom-client";
 import { anvilAccount } from "./chain/devnet-accounts.js";
 import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { Readiness, type AppContext } from "./context.js";
+import { createAppContext, Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
 import { startDemoFleet } from "./demo/index.js";
@@ -10,7 +10,6 @@ import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger } from "./lib/log.js";
 import { startRole } from "./roles.js";
-import { createServices } from "./services/index.js";
 
 /** The anvil account that receives demo merchants' default payments (indexes 11..20 are the fleet's providers). */
 const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
@@ -44,15 +43,7 @@ async function main(config: Config): Promise<void> {
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics });
-    const ctx: AppContext = {
-      config,
-      db,
-      clock: systemClock,
-      log,
-      metrics,
-      readiness,
-      services: createServices({ db, clock: systemClock, log, metrics, config }),
-    };
+    const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness });
     lifecycle.add("services", () => ctx.services.close());
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.

@@ -12,14 +12,13 @@ import { Registry } from "prom-client";
 import { privateKeyToAccount } from "viem/accounts";
 import { startDevnet } from "../../src/chain/devnet.js";
 import { loadConfig } from "../../src/config.js";
-import { Readiness } from "../../src/context.js";
+import { createAppContext, Readiness } from "../../src/context.js";
 import { devnetRail } from "../../src/chain/payment-rail.js";
 import { createApp } from "../../src/http/app.js";
 import { createAppGate } from "../../src/http/payment/app-gate.js";
 import { defineRoute } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { createServices } from "../../src/services/index.js";
 import { createTestDb } from "../../test/helpers/db.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -69,7 +68,7 @@ const config = loadConfig({ DATA_DIR: "memory://", LOG_LEVEL: "warn" });
 const readiness = new Readiness();
 readiness.markMigrated();
 const metrics = new Registry();
-const ctx = { config, db, clock: systemClock, log, metrics, readiness, services: createServices({ db, clock: systemClock, log, metrics, config }) };
+const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness });
 const gate = await createAppGate(ctx, devnetRail(devnet), [paidRoute]);
 const server = await listen(createApp({ ctx, routes: [paidRoute, freeRoute], gate }), "127.0.0.1", 0);
 

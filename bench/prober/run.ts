@@ -6,9 +6,8 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { Registry } from "prom-client";
 import { loadConfig } from "../../src/config.js";
-import { Readiness, type AppContext } from "../../src/context.js";
+import { createAppContext, Readiness, type AppContext } from "../../src/context.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { createServices } from "../../src/services/index.js";
 import { startProber } from "../../src/workers/prober.js";
 import { openBenchDb } from "../lib/bench-db.js";
 import { seedFleet } from "./seed-fleet.js";
@@ -61,15 +60,7 @@ async function main() {
     const config = loadConfig({ DATA_DIR: "memory://", ALLOW_PRIVATE_TARGETS: "true", PROBE_INTERVAL_SECONDS: "600", LOG_LEVEL: "info" });
     const log = pino({ level: "info" }, pino.destination(2));
     const metrics = new Registry();
-    const ctx: AppContext = {
-      config,
-      db,
-      clock: systemClock,
-      log,
-      metrics,
-      readiness: new Readiness(),
-      services: createServices({ db, clock: systemClock, log, metrics, config }),
-    };
+    const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness: new Readiness() });
 
     const rssStart = process.memoryUsage.rss() / MB;
     let peakRss = rssStart;

@@ -6,7 +6,7 @@ import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { startDevnet } from "../../src/chain/devnet.js";
 import { devnetRail, type PaymentRail } from "../../src/chain/payment-rail.js";
 import { loadConfig } from "../../src/config.js";
-import { Readiness, type AppContext } from "../../src/context.js";
+import { createAppContext, Readiness, type AppContext } from "../../src/context.js";
 import { startDemoFleet, type DemoFleet } from "../../src/demo/index.js";
 import { createApp } from "../../src/http/app.js";
 import { createAppGate } from "../../src/http/payment/app-gate.js";
@@ -14,7 +14,6 @@ import { forensicsRoute } from "../../src/http/routes/preflight/forensics.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { listen, type RunningServer } from "../../src/http/serve.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { createServices } from "../../src/services/index.js";
 import { startSchedules } from "../../src/workers/schedules.js";
 import type { Periodic } from "../../src/workers/periodic.js";
 import type { BenchDb } from "../lib/bench-db.js";
@@ -59,15 +58,7 @@ export async function startTruthService(db: BenchDb): Promise<TruthService> {
   collectDefaultMetrics({ register: metrics });
   const readiness = new Readiness();
   readiness.markMigrated();
-  const ctx: AppContext = {
-    config,
-    db,
-    clock: systemClock,
-    log,
-    metrics,
-    readiness,
-    services: createServices({ db, clock: systemClock, log, metrics, config }),
-  };
+  const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness });
   const devnet = await startDevnet({ log });
   const rail = devnetRail(devnet);
   const demo = await startDemoFleet({ log, facilitator: rail.facilitator, network: rail.network, asset: rail.asset, payTo: anvilAccount(21).address });
