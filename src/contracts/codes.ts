@@ -17,6 +17,14 @@ export const PREFLIGHT_CODES = [
   "spa_fallback",
   // Additions beside the spec's codes (they keep its meanings): see docs/signals.md.
   "failing",
+  // Quote integrity (decision 0020): the terms an endpoint asks against its listing, history and profiles.
+  "pay_to_mismatch",
+  "pay_to_changed",
+  "asset_not_usdc",
+  "network_mismatch",
+  "price_mismatch",
+  "price_switch",
+  "cloaking",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

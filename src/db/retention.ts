@@ -24,6 +24,9 @@ export const RETENTION_TARGETS = {
   trial_cache: { column: "expires_at", kind: "timestamptz" },
   live_probe_cache: { column: "expires_at", kind: "timestamptz" },
   host_rate_limits: { column: "window_start", kind: "timestamptz" },
+  listing_quotes: { column: "last_seen_at", kind: "timestamptz" },
+  // Terms a listing's history still names are kept (a probe's terms are in its listing's history).
+  quote_terms: { column: "first_seen_at", kind: "timestamptz", keep: "exists (select 1 from listing_quotes as q where q.digest = quote_terms.digest)" },
   // A pending delivery is still owed to its receiver.
   webhook_deliveries: { column: "created_at", kind: "timestamptz", keep: "status = 'pending'" },
 } as const satisfies Partial<Record<keyof Database, RetentionTarget>>;
@@ -89,6 +92,8 @@ const DAY = 24 * HOUR;
  * - trial_counters 2 d: only today's UTC counter matters; yesterday's helps support questions.
  * - caches 0: an expired cache row is useless.
  * - host_rate_limits 1 d; webhook_deliveries 35 d: a watch lives 30 days.
+ * - listing_quotes 30 d: quote signals look back 7 days; the rest is the listing's record.
+ * - quote_terms 1 d once nothing names them (the keep condition).
  */
 export const RETENTION_MS: Record<RetentionTable, number> = {
   probes: 3 * HOUR,
@@ -100,6 +105,8 @@ export const RETENTION_MS: Record<RetentionTable, number> = {
   live_probe_cache: 0,
   host_rate_limits: DAY,
   webhook_deliveries: 35 * DAY,
+  listing_quotes: 30 * DAY,
+  quote_terms: DAY,
 };
 
 /** Applies RETENTION_MS to every table; returns rows deleted per table. */

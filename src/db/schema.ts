@@ -147,6 +147,37 @@ export interface ProbesTable {
   latency_ms: number | null;
   price_usdc: NullableNumeric;
   challenge_version: number | null;
+  /** quote_terms.digest of the challenge entry read; null without one. */
+  quote_digest: string | null;
+  /** The request profile the probe wore (src/services/probes/profiles.ts). */
+  profile: string | null;
+}
+
+/** One challenge entry's full terms, stored once by digest (src/contracts/quote.ts). */
+export interface QuoteTermsTable {
+  digest: string;
+  x402_version: number;
+  scheme: string;
+  network: string;
+  asset: string | null;
+  pay_to: string | null;
+  amount: Numeric;
+  resource_url: string | null;
+  max_timeout_seconds: number | null;
+  first_seen_at: DefaultTimestamp;
+}
+
+export type QuoteSource = "catalog" | "probe";
+
+/** A listing's history of terms: one row per source, profile and distinct terms. */
+export interface ListingQuotesTable {
+  listing_id: number;
+  source: QuoteSource;
+  profile: string;
+  digest: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  seen: Generated<number>;
 }
 
 /** HTTP status code (or 'network_error') -> count. */
@@ -357,6 +388,8 @@ export interface WebhookDeliveriesTable {
 // ---- certificates, datasets, state -------------------------------------------------------
 
 export type CertificateTier = "verified" | "not_verified";
+/** How a certificate request proved control of the payTo: paid from it, or signed by it. */
+export type CertificateProof = "payment" | "signature";
 
 export interface SigningKeysTable {
   kid: string;
@@ -381,6 +414,10 @@ export interface CertificatesTable {
   valid_until: Timestamp;
   payment_tx: string | null;
   payer_address: string | null;
+  /** The payTo whose control the request proved (null: issued before proof was required, 0019). */
+  pay_to: string | null;
+  host: string | null;
+  proven_by: CertificateProof | null;
 }
 
 export interface DatasetsTable {
@@ -407,6 +444,8 @@ export interface Database {
   providers: ProvidersTable;
   listings: ListingsTable;
   probes: ProbesTable;
+  quote_terms: QuoteTermsTable;
+  listing_quotes: ListingQuotesTable;
   probe_hourly: ProbeHourlyTable;
   host_checks: HostChecksTable;
   signal_snapshots: SignalSnapshotsTable;

@@ -28,6 +28,8 @@ export const cleanInput = (now: Date, over: Partial<SignalInput> = {}): SignalIn
     markupReferenceUsdc: 0.01,
     priceRatioToMedian: 1,
     concentrationPct: 1,
+    listedQuote: null,
+    observedQuote: null,
     ...over,
   };
 };

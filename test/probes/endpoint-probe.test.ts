@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostLimiter } from "../../src/lib/host-limiter.js";
 import { createGuardedDispatcher } from "../../src/lib/ssrf-guard.js";
 import { probeEndpoint, type EndpointJob } from "../../src/services/probes/endpoint-probe.js";
+import { PROBE_PROFILES } from "../../src/services/probes/profiles.js";
 import { createHttpClient } from "../../src/services/probes/http-client.js";
 import { NO_CHALLENGE } from "../../src/services/probes/types.js";
 import { paymentRequiredHeader, send402, startServer, testHttpClient, USDC_BASE_SEPOLIA, v1Challenge, v2Challenge, type TestServer } from "./helpers.js";
@@ -196,7 +197,7 @@ describe("outcome classes", () => {
       lookup: (hostname, _o, cb) => cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []),
     });
     const limiter = new HostLimiter({ concurrency: 1, ratePerSecond: 10, burst: 10, globalConcurrency: 1 });
-    const http = createHttpClient({ dispatcher, limiter, timeoutMs: 1_000, maxBodyBytes: 1024, userAgent: "x402-lookout-prober/test" });
+    const http = createHttpClient({ dispatcher, limiter, timeoutMs: 1_000, maxBodyBytes: 1024 });
     const url = "http://no-such-host.test/api";
     const r = await probeEndpoint({ ...job("/"), url, host: "no-such-host.test" }, http, at);
     expect(r).toMatchObject({ outcome: "error", errorKind: "dns" });
@@ -216,7 +217,9 @@ describe("the naked request", () => {
     for (const s of [post, get]) {
       expect(s.headers["x-payment"]).toBeUndefined();
       expect(s.headers["payment-signature"]).toBeUndefined();
-      expect(String(s.headers["user-agent"])).toContain("x402-lookout");
+      // An ordinary client's headers: nothing names the prober (decision 0020).
+      expect(Object.values(PROBE_PROFILES).map((p) => p["user-agent"])).toContain(s.headers["user-agent"]);
+      expect(JSON.stringify(s.headers)).not.toMatch(/lookout|prober/i);
     }
   });
 });

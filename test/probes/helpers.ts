@@ -88,7 +88,6 @@ export function testHttpClient(opts: { timeoutMs?: number; maxBodyBytes?: number
     limiter,
     timeoutMs: opts.timeoutMs ?? 5_000,
     maxBodyBytes: opts.maxBodyBytes ?? 256 * 1024,
-    userAgent: "x402-lookout-prober/test",
   });
   return { http, close: () => dispatcher.close() };
 }

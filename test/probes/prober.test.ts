@@ -161,6 +161,8 @@ describe("leases", () => {
         latencyMs: 1,
         priceUsdc: null,
         challengeVersion: null,
+        quote: null,
+        profile: "fetch" as const,
       },
     }));
     await crashed.record(ctx.db.db, "crashed", late, new Date(ctx.clock.now().getTime() + 5 * INTERVAL_MS));

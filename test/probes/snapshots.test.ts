@@ -109,7 +109,7 @@ describe("recomputeSnapshots", () => {
       risk_score: 1,
       flagged_since: t("01:00:00"),
     });
-    expect(s.detail).toEqual({ engine: "kept", last_price_usdc: "0.02", last_challenge_version: 2, last_price_at: t("11:59:00").toISOString() });
+    expect(s.detail).toEqual({ quote: null, engine: "kept", last_price_usdc: "0.02", last_challenge_version: 2, last_price_at: t("11:59:00").toISOString() });
   });
 
   it("keeps the last probe once raw probes have aged out", async () => {

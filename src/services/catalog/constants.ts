@@ -42,12 +42,6 @@ export const MAX_URL_CHARS = 2_048;
 export const MAX_NETWORK_CHARS = 64;
 export const MAX_ADDRESS_CHARS = 128;
 
-/** v1 network names of the x402 v1 protocol, mapped to their CAIP-2 ids. */
-export const V1_NETWORK_ALIASES: Readonly<Record<string, string>> = {
-  base: "eip155:8453",
-  "base-sepolia": "eip155:84532",
-};
-
 /** The fixed category vocabulary of listings (signals.md: category group key). */
 export const CATEGORIES = ["data", "ai", "media", "finance", "search", "weather", "geo", "web", "other"] as const;
 export type Category = (typeof CATEGORIES)[number];

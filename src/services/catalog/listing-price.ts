@@ -1,6 +1,6 @@
 import { NETWORK_INFO, isPaymentNetwork } from "../../lib/networks.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
-import { V1_NETWORK_ALIASES } from "./constants.js";
+import { canonicalNetwork } from "../../lib/assets.js";
 
 /** One accepts entry as the catalog gives it (v2 `amount`, v1 `maxAmountRequired`). */
 export interface AcceptsEntry {
@@ -22,10 +22,7 @@ export interface ListingPrice {
   payTo: string;
 }
 
-/** CAIP-2 id of a network, translating the v1 names ("base", "base-sepolia"). */
-export function canonicalNetwork(network: string): string {
-  return V1_NETWORK_ALIASES[network] ?? network;
-}
+export { canonicalNetwork };
 
 /** EVM addresses are case-insensitive, so one payee is one key; other networks keep case. */
 export function canonicalPayTo(network: string, payTo: string): string {

@@ -2,6 +2,8 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { firstProbeAt } from "./first-probe.js";
 import type { ParsedListing } from "./types.js";
+import { catalogSightings } from "./catalog-quotes.js";
+import { recordQuotes } from "../quotes/record.js";
 
 export interface UpsertCounts {
   inserted: number;
@@ -139,22 +141,28 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
     )
       counts.updated++;
   }
+  const written: Array<{ id: number; url_normalized: string; method: string }> = [];
   if (seen.length > 0) {
-    await sql`
+    const { rows } = await sql<(typeof written)[number]>`
       update listings as l
       set ${setFromX}, last_seen_at = greatest(l.last_seen_at, ${now}), is_active = true, deactivated_at = null,
           updated_at = case when not l.is_active or ${changed} then ${now} else l.updated_at end
       from jsonb_to_recordset(${toJson(seen)}::jsonb) as ${RECORDSET}
-      where l.url_normalized = x.url_normalized and l.method = x.method`.execute(db);
+      where l.url_normalized = x.url_normalized and l.method = x.method
+      returning l.id, l.url_normalized, l.method`.execute(db);
+    written.push(...rows);
   }
   if (fresh.length > 0) {
-    await sql`
+    const { rows } = await sql<(typeof written)[number]>`
       insert into listings (url_normalized, method, ${columns}, first_seen_at, last_seen_at, is_active, next_probe_at, updated_at)
       select x.url_normalized, x.method, ${fromX}, ${now}, ${now}, true, x.next_probe_at, ${now}
       from jsonb_to_recordset(${toJson(fresh)}::jsonb) as ${RECORDSET}
       on conflict (url_normalized, method) do update set ${setFromExcluded},
         last_seen_at = greatest(listings.last_seen_at, excluded.last_seen_at), is_active = true, deactivated_at = null,
-        updated_at = excluded.updated_at`.execute(db);
+        updated_at = excluded.updated_at
+      returning id, url_normalized, method`.execute(db);
+    written.push(...rows);
   }
+  await recordQuotes(db, catalogSightings(batch, written, now));
   return counts;
 }

@@ -42,14 +42,18 @@ export { values as probeValues };
 interface ProbeWrite extends Omit<ProbeRow, "at"> {
   probedAt: Date;
   challengeVersion: number | null;
+  /** quote_terms.digest of the challenge's terms (src/services/quotes/record.ts stores them). */
+  quoteDigest: string | null;
+  profile: string;
 }
 
 /** The prober's write batch as one multi-row insert (column arrays: one statement whatever its size), a named CTE. */
 export const probesInsert = (name: string, r: readonly ProbeWrite[]) => sql`${sql.id(name)} as (
-  insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version)
+  insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version, quote_digest, profile)
   select * from unnest(
     ${r.map((p) => p.listingId)}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
     ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
-    ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[])
+    ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[],
+    ${r.map((p) => p.quoteDigest)}::text[], ${r.map((p) => p.profile)}::text[])
   returning 1
 )`;

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { BIN_COUNT, binValue } from "./latency-histogram.js";
 import { hourBucket } from "./rollup.js";
+import { observedQuotes } from "../quotes/read-spans.js";
 import type { Database } from "../../db/schema.js";
 import { BUCKETS_48H, BUCKETS_7D, FAIL_STREAK_CAP, WINDOW_1H_MS, WINDOW_30M_MS } from "../probes/constants.js";
 
@@ -15,10 +16,13 @@ const iso = (d: Date) => d.toISOString();
  * in SQL and take the bin holding the nearest-rank sample, exactly as percentile() in
  * src/db/latency-histogram.ts does; the maximum is the exact stored maximum. Columns the signal
  * engine owns (warnings, critical, reasons, risk_score, flagged_since) are never written here;
- * `detail` is merged key by key, so its other keys survive.
+ * `detail` is merged key by key, so its other keys survive. detail.quote is the listing's quote
+ * evidence (quotes/observed.ts), read in one statement before.
  */
 export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<number> {
   if (listingIds.length === 0) return 0;
+  const quotes = await observedQuotes(db, listingIds, now);
+  const quoteJson = [...listingIds].map((id) => JSON.stringify(quotes.get(id) ?? null));
   const ids = sql`${[...listingIds]}::bigint[]`;
   const t30 = iso(new Date(now.getTime() - WINDOW_30M_MS));
   const t1h = iso(new Date(now.getTime() - WINDOW_1H_MS));
@@ -28,6 +32,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
   const at = iso(now);
   const result = await sql`
     with ids as (select id as listing_id from listings where id = any(${ids})),
+    quotes as (select * from unnest(${ids}, ${quoteJson}::text[]) as q(listing_id, quote)),
     recent as (
       select listing_id,
              (count(*) filter (where probed_at > ${t30}::timestamptz))::int as probes_30m,
@@ -114,6 +119,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
            case when pr.listing_id is null then '{}'::jsonb
                 else jsonb_build_object('last_price_usdc', pr.price_usdc::text, 'last_challenge_version', pr.challenge_version,
                                         'last_price_at', to_char(pr.probed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end
+             || jsonb_build_object('quote', qu.quote::jsonb)
     from ids
     left join recent as r using (listing_id)
     left join hourly as h using (listing_id)
@@ -121,6 +127,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
     left join last_probe as lp using (listing_id)
     left join last_price as pr using (listing_id)
     left join streak as st using (listing_id)
+    left join quotes as qu using (listing_id)
     -- Key order, as every writer of signal_snapshots locks its rows (verdicts.ts), so none deadlock.
     order by listing_id
     on conflict (listing_id) do update set

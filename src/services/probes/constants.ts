@@ -19,8 +19,6 @@ export const PROBE_BODY_CAP_BYTES = 256 * 1024;
 export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
 /** Idle keep-alive sockets are closed after this; a host is probed again minutes later anyway. */
 export const KEEP_ALIVE_TIMEOUT_MS = 4 * SECOND;
-/** Sent with every request, followed by " (+PUBLIC_BASE_URL)" so a target can find out who we are. */
-export const PROBE_USER_AGENT = "x402-lookout-prober/0.1";
 
 // ---- politeness ----------------------------------------------------------------------------
 

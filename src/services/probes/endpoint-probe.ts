@@ -1,4 +1,5 @@
-import { parseChallenge, priceUsdcOf, type PriceContext } from "./challenge.js";
+import { parseChallenge, priceUsdcOf, selectAccept, type PriceContext } from "./challenge.js";
+import { PROBE_PROFILES, profileFor, type ProbeProfile } from "./profiles.js";
 import type { HttpClient, HttpFailure, HttpRequest, HttpResponse } from "./http-client.js";
 import { NO_CHALLENGE, type ProbeResult } from "./types.js";
 
@@ -10,44 +11,39 @@ export interface EndpointJob extends PriceContext {
   host: string;
 }
 
-type Observation = Omit<ProbeResult, "listingId" | "probedAt">;
+type Observation = Omit<ProbeResult, "listingId" | "probedAt" | "profile">;
 
 const BODYLESS = new Set(["GET", "HEAD"]);
 
-/** The naked request of signals.md: the listed method, no payment header, `{}` as body. */
-export function probeRequest(job: EndpointJob): HttpRequest {
+/** The naked request of signals.md: the listed method, no payment header, `{}` as body, in a client's headers. */
+export function probeRequest(job: EndpointJob, profile: ProbeProfile): HttpRequest {
   const method = job.method.toUpperCase();
-  const headers: Record<string, string> = { accept: "application/json, */*" };
+  const headers: Record<string, string> = { ...PROBE_PROFILES[profile] };
   if (BODYLESS.has(method)) return { url: job.url, method, headers };
   return { url: job.url, method, headers: { ...headers, "content-type": "application/json" }, body: "{}" };
 }
 
 /**
- * Outcome classes: healthy = 2xx, or 402 with a readable x402 challenge (its price and version
- * kept); error = no response (the kind says why), a 402 without a readable challenge, and every
+ * Outcome classes: healthy = 2xx, or 402 with a readable x402 challenge (the terms of the entry
+ * that prices the listing kept); error = no response (the kind says why), a 402 without a readable challenge, and every
  * other status (3xx, other 4xx, 5xx).
  */
 export function classifyResponse(res: HttpResponse | HttpFailure, price: PriceContext): Observation {
-  const none = { priceUsdc: null, challengeVersion: null };
+  const none = { priceUsdc: null, challengeVersion: null, quote: null };
   if (!res.ok) return { outcome: "error", statusCode: null, errorKind: res.kind, latencyMs: null, ...none };
   const base = { statusCode: res.status, latencyMs: res.latencyMs };
   if (res.status >= 200 && res.status < 300) return { outcome: "healthy", errorKind: null, ...base, ...none };
   if (res.status === 402) {
     const challenge = parseChallenge(res.headers, res.body);
     if (!challenge) return { outcome: "error", errorKind: NO_CHALLENGE, ...base, ...none };
-    return {
-      outcome: "healthy",
-      errorKind: null,
-      ...base,
-      priceUsdc: priceUsdcOf(challenge, price),
-      challengeVersion: challenge.version,
-    };
+    const quote = selectAccept(challenge, price);
+    return { outcome: "healthy", errorKind: null, ...base, priceUsdc: priceUsdcOf(quote), challengeVersion: challenge.x402Version, quote };
   }
   return { outcome: "error", errorKind: null, ...base, ...none };
 }
 
-/** Probes one listing; `probedAt` is the business time the probe started. */
-export async function probeEndpoint(job: EndpointJob, http: HttpClient, probedAt: Date): Promise<ProbeResult> {
-  const res = await http.request(probeRequest(job));
-  return { listingId: job.listingId, probedAt, ...classifyResponse(res, job) };
+/** Probes one listing; `probedAt` is the business time the probe started. The profile varies (profiles.ts). */
+export async function probeEndpoint(job: EndpointJob, http: HttpClient, probedAt: Date, profile = profileFor(job.listingId, probedAt)): Promise<ProbeResult> {
+  const res = await http.request(probeRequest(job, profile));
+  return { listingId: job.listingId, probedAt, profile, ...classifyResponse(res, job) };
 }

@@ -6,6 +6,8 @@ import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { probeHistories } from "./probe-history.js";
 import { probesInsert, rollupListings } from "../evidence/index.js";
+import { requirementDigest } from "../../contracts/quote.js";
+import { probeSightings, recordQuotes } from "../quotes/record.js";
 import type { ProbeResult, ProbeStrategy } from "./types.js";
 
 /** Active listings as leased jobs: due at their next probe slot. */
@@ -72,12 +74,18 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
       const r = done.map((d) => d.result);
       const ids = r.map((p) => p.listingId);
       const since = new Date(Math.min(...r.map((p) => p.probedAt.getTime())));
+      const digests = await Promise.all(r.map((p) => (p.quote ? requirementDigest(p.quote) : null)));
       await db.transaction().execute(async (trx) => {
         const history = await probeHistories(trx, r, now, intervalMs);
         const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
         metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
-        // One statement stores the probes and ends their leases.
-        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: probesInsert("stored", r) });
+        // One statement stores the probes and ends their leases; the next keeps their terms.
+        const stored = probesInsert(
+          "stored",
+          r.map((p, i) => ({ ...p, quoteDigest: digests[i]! })),
+        );
+        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: stored });
+        await recordQuotes(trx, probeSightings(r));
         await rollupListings(trx, ids, since);
       });
     },

@@ -1,4 +1,4 @@
-import { request, type Agent } from "undici";
+import { interceptors, request, type Agent } from "undici";
 import type { HostLimiter } from "../../lib/host-limiter.js";
 import { classifyNetworkError, type NetworkErrorKind } from "./network-error.js";
 
@@ -35,15 +35,16 @@ export interface HttpClientOptions {
   limiter: HostLimiter;
   timeoutMs: number;
   maxBodyBytes: number;
-  userAgent: string;
 }
 
 /**
  * One outbound request under the politeness limits: no redirects followed (undici's request
  * never follows them), one deadline for connect, headers and body, body read up to the cap and
- * then the stream destroyed.
+ * then the stream destroyed. Bodies are decoded as the profiles' accept-encoding allows; the
+ * cap counts decoded bytes. Headers are the request's own (probes/profiles.ts): none names us.
  */
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
+  const dispatcher = opts.dispatcher.compose(interceptors.decompress());
   return {
     async request(req) {
       if (!URL.canParse(req.url)) return { ok: false, kind: "other", message: `not a URL: ${req.url}` };
@@ -60,9 +61,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       try {
         const res = await request(req.url, {
           method: req.method as "GET",
-          headers: { "user-agent": opts.userAgent, ...req.headers },
+          headers: req.headers,
           body: req.body,
-          dispatcher: opts.dispatcher,
+          dispatcher,
           signal: abort.signal,
         });
         const latencyMs = Math.round(performance.now() - started);

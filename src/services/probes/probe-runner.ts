@@ -86,7 +86,6 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
     limiter,
     timeoutMs,
     maxBodyBytes: opts.maxBodyBytes ?? C.PROBE_BODY_CAP_BYTES,
-    userAgent: `${C.PROBE_USER_AGENT} (+${deps.publicBaseUrl})`,
   });
   // The registry: the scheduler runs each kind the same way and never branches on it.
   const registry = {

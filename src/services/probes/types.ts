@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database, ProbeOutcome } from "../../db/schema.js";
 import type { HttpClient } from "./http-client.js";
+import type { QuoteTerms } from "../../contracts/quote.js";
+import type { ProbeProfile } from "./profiles.js";
 
 // Defined beside its classifier so http-client need not import this file (which imports it back).
 export type { NetworkErrorKind } from "./network-error.js";
@@ -22,6 +24,10 @@ export interface ProbeResult {
   /** Decimal USDC string from the challenge. */
   priceUsdc: string | null;
   challengeVersion: number | null;
+  /** The full terms of the accept entry that prices the listing (src/contracts/quote.ts). */
+  quote: QuoteTerms | null;
+  /** The request profile the probe wore (profiles.ts). */
+  profile: ProbeProfile;
 }
 
 /** A unit of claimed work. `host` (URL.host) is what politeness and claiming key on. */

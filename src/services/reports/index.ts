@@ -8,6 +8,7 @@ import { createFindListings, type CatalogRows } from "./listing-lookup.js";
 import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
 import { resolveSubjects } from "./subjects.js";
+import { targetOf, type ReportTarget } from "./report-target.js";
 
 /** Database budgets of spec 8. */
 export const BATCH_DB_BUDGET_MS = 15_000;
@@ -23,7 +24,7 @@ export function createReportsService(
   const { db } = handle;
   const budgets = o.budgets ?? { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS };
   const find = createFindListings(handle, o.cacheRows);
-  const subjects = async (urls: readonly string[], rows: Promise<CatalogRows>) => resolveSubjects(db, await rows, live, urls, clock.now());
+  const subjects = async (targets: readonly ReportTarget[], rows: Promise<CatalogRows>) => resolveSubjects(db, await rows, live, targets, clock.now());
   return {
     /**
      * The catalog rows a report of `urls` starts from: one read, nothing else, so a caller that
@@ -31,28 +32,28 @@ export function createReportsService(
      */
     find,
 
-    async preflight(url: string, rows: Promise<CatalogRows> = find([url])) {
-      const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([url], rows));
+    async preflight(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
+      const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([targetOf(target)], rows));
       return preflightReport(subject!, clock.now());
     },
 
-    async batch(urls: readonly string[], rows: Promise<CatalogRows> = find(urls)) {
+    async batch(items: ReadonlyArray<string | ReportTarget>, rows: Promise<CatalogRows> = find(items.map((i) => targetOf(i).url))) {
       // Duplicates (after normalisation) collapse to their first occurrence, in input order.
       const seen = new Set<string>();
-      const unique = urls.filter((u) => {
-        const key = normalizeUrl(u);
+      const unique = items.map(targetOf).filter((t) => {
+        const key = normalizeUrl(t.url);
         return seen.has(key) ? false : (seen.add(key), true);
       });
       const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows));
       return batchEnvelope(
-        unique.map((url, i) => ({ url, subject: found[i]! })),
+        unique.map((t, i) => ({ url: t.url, subject: found[i]! })),
         clock.now(),
       );
     },
 
-    async forensics(url: string, rows: Promise<CatalogRows> = find([url])) {
+    async forensics(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
       return withDeadline("forensics", budgets.singleMs, async () => {
-        const [subject] = await subjects([url], rows);
+        const [subject] = await subjects([targetOf(target)], rows);
         return forensicsReport(db, subject!, clock.now());
       });
     },

@@ -1,3 +1,5 @@
+import type { QuoteTerms } from "../../contracts/quote.js";
+import type { ObservedQuote } from "../quotes/types.js";
 import type { Attempts } from "./live-attempts.js";
 
 /** What the live probe of an uncatalogued URL showed: its last request, and how many failed in a row. */
@@ -14,14 +16,22 @@ export interface LiveObservation {
   challengeVersion: number | null;
   /** Requests that failed in a row up to the last (runAttempts): 0 when it was healthy. */
   failedAttempts: number;
+  /** The challenge's terms (issue 24); null without one, or in a row cached before. */
+  quote: QuoteTerms | null;
 }
 
-type Stored = Omit<LiveObservation, "method" | "challengeVersion" | "failedAttempts"> & Partial<LiveObservation>;
+type Stored = Omit<LiveObservation, "method" | "challengeVersion" | "failedAttempts" | "quote"> & Partial<LiveObservation>;
 
 /** A cached observation, older rows included: before the retry, an error was one failed attempt. */
 export function readObservation(raw: unknown): LiveObservation {
   const o = (typeof raw === "string" ? JSON.parse(raw) : raw) as Stored;
-  return { ...o, method: o.method ?? null, challengeVersion: o.challengeVersion ?? null, failedAttempts: o.failedAttempts ?? (o.outcome === "error" ? 1 : 0) };
+  return {
+    ...o,
+    method: o.method ?? null,
+    challengeVersion: o.challengeVersion ?? null,
+    failedAttempts: o.failedAttempts ?? (o.outcome === "error" ? 1 : 0),
+    quote: o.quote ?? null,
+  };
 }
 
 /** The observation of a finished live probe that started at `now`. */
@@ -36,5 +46,21 @@ export function observationOf({ result: r, method, failedInARow }: Attempts, now
     method,
     challengeVersion: r.challengeVersion,
     failedAttempts: failedInARow,
+    quote: r.quote,
+  };
+}
+
+/** A live probe's one challenge as the quote history of an uncatalogued URL. */
+export function observedOf(obs: LiveObservation | null): ObservedQuote | null {
+  const q = obs?.quote;
+  if (!q) return null;
+  const one = (v: string | null) => (v === null ? [] : [v]);
+  return {
+    live: { network: q.network, asset: q.asset, payTo: q.payTo, amount: q.amount, at: obs.probedAt },
+    payTos7d: q.payTo === null ? 0 : 1,
+    lowestAmount24h: null,
+    profilesDisagree: false,
+    highestAmount7d: q.amount,
+    seen: { pay_to: one(q.payTo), asset: one(q.asset), network: [q.network], scheme: [q.scheme], resource_url: one(q.resourceUrl), amount: [q.amount] },
   };
 }

@@ -2,7 +2,8 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { HostLimiter } from "../../lib/host-limiter.js";
 import { createGuardedDispatcher } from "../../lib/ssrf-guard.js";
-import { PROBE_BODY_CAP_BYTES, PROBE_USER_AGENT } from "../probes/constants.js";
+import { PROBE_BODY_CAP_BYTES } from "../probes/constants.js";
+import { DEFAULT_PROFILE } from "../probes/profiles.js";
 import { probeEndpoint } from "../probes/endpoint-probe.js";
 import { createHttpClient, type HttpClient } from "../probes/http-client.js";
 import { LIVE_PROBE } from "../signals/constants.js";
@@ -26,8 +27,7 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
   const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
   // One live probe sends at most methodsFor(...).length + 1 requests: a burst that size never waits here.
   const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 4, globalConcurrency: 64 });
-  const userAgent = `${PROBE_USER_AGENT} (+${opts.publicBaseUrl})`;
-  const client = (timeoutMs: number): HttpClient => createHttpClient({ dispatcher, limiter, timeoutMs, maxBodyBytes: PROBE_BODY_CAP_BYTES, userAgent });
+  const client = (timeoutMs: number): HttpClient => createHttpClient({ dispatcher, limiter, timeoutMs, maxBodyBytes: PROBE_BODY_CAP_BYTES });
 
   return {
     async observe(url, now) {
@@ -45,7 +45,7 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
         methods,
         left: () => deadline - performance.now(),
         take: () => takeHostBudget(db, host, now),
-        send: (method, timeoutMs) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, client(timeoutMs), now),
+        send: (method, timeoutMs) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, client(timeoutMs), now, DEFAULT_PROFILE),
       });
       if (!done) return null;
       const obs = observationOf(done, now);

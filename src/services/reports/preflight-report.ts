@@ -7,10 +7,13 @@ import { currentPrice, type ReportRow } from "../signals/listing-row.js";
 import type { HostFacts } from "./listing-lookup.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { firedOf, viewOf } from "../evidence/index.js";
+import type { QuoteCheck } from "../quotes/check.js";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
 export interface Subject {
   url: string;
+  /** The method the verdict is about: the asked one, else the listing's, else the live probe's. */
+  method: string;
   service: string;
   serviceId: string;
   price: string | null;
@@ -23,6 +26,8 @@ export interface Subject {
   fired: readonly string[];
   /** An uncatalogued URL's host checks (a catalogued one reads them from its row). */
   hostChecks?: HostFacts | null;
+  /** The agent's quote checked against the listing and its history, when one was given. */
+  quote?: QuoteCheck;
 }
 
 export function subjectOf(row: ReportRow, now: Date): Subject {
@@ -30,6 +35,7 @@ export function subjectOf(row: ReportRow, now: Date): Subject {
   const input = signalInput(row, context);
   return {
     url: row.url,
+    method: row.method,
     service: row.service_name,
     serviceId: row.service_id,
     price: currentPrice(row),
@@ -113,5 +119,6 @@ export function preflightReport(s: Subject, now: Date): PreflightReport {
     metadata: metadataOf(s, verdict),
     observed_at: now.toISOString(),
     evidence: evidenceOf(s, verdict, now),
+    ...(s.quote ? { quote: s.quote } : {}),
   };
 }

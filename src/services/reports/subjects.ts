@@ -5,9 +5,10 @@ import type { SignalInput } from "../signals/engine.js";
 import type { ReportRow } from "../signals/listing-row.js";
 import { judge } from "../evidence/index.js";
 import { hostFactsOf, type CatalogRows, type HostFacts } from "./listing-lookup.js";
-import type { LiveObservation } from "./live-observation.js";
+import { observedOf, type LiveObservation } from "./live-observation.js";
 import type { LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
+import { withQuote, type ReportTarget } from "./report-target.js";
 
 /**
  * A URL the catalog does not list as active, judged by its live probe (none when its host's
@@ -20,6 +21,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
   const input = liveInput(obs, host);
   return {
     url,
+    method: obs?.method ?? listed?.method ?? "GET",
     service: listed?.service_name ?? hostname,
     serviceId: listed?.service_id ?? `host:${hostname}`,
     price: obs?.priceUsdc ?? null,
@@ -61,6 +63,8 @@ function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalI
     markupReferenceUsdc: null,
     priceRatioToMedian: null,
     concentrationPct: null,
+    listedQuote: null,
+    observedQuote: observedOf(obs),
   };
 }
 
@@ -68,18 +72,26 @@ function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalI
  * The subjects for a list of URLs: an active listing from its row; any other URL (uncatalogued,
  * or listed but inactive) from a live probe and its host's checks, read in one statement.
  */
-export async function resolveSubjects(db: Kysely<Database>, rows: CatalogRows, live: LiveProber, urls: readonly string[], now: Date): Promise<Subject[]> {
+export async function resolveSubjects(
+  db: Kysely<Database>,
+  rows: CatalogRows,
+  live: LiveProber,
+  targets: readonly ReportTarget[],
+  now: Date,
+): Promise<Subject[]> {
+  const urls = targets.map((t) => t.url);
   const unknown = urls.filter((url) => !rows.get(url)?.is_active).map(normalizeUrl);
   const hosts = await hostFactsOf(
     db,
     unknown.map((url) => new URL(url).host),
   );
   return Promise.all(
-    urls.map(async (url) => {
-      const row = rows.get(url);
-      if (row?.is_active) return subjectOf(row, now);
-      const normalized = normalizeUrl(url);
-      return unknownSubject(normalized, await live.observe(normalized, now), hosts.get(new URL(normalized).host) ?? null, now, row ?? null);
+    targets.map(async (target) => {
+      const row = rows.get(target.url);
+      if (row?.is_active) return withQuote(subjectOf(row, now), target);
+      const normalized = normalizeUrl(target.url);
+      const observed = await live.observe(normalized, now);
+      return withQuote(unknownSubject(normalized, observed, hosts.get(new URL(normalized).host) ?? null, now, row ?? null), target);
     }),
   );
 }

@@ -33,6 +33,11 @@ export const THRESHOLDS = {
   highConcentrationPct: 5,
   /** no_history: in the catalog but no probe within this window. */
   noHistoryWindowMs: HOUR,
+  /** pay_to_changed: distinct payees seen within this window (decision 0020). */
+  payToWindowMs: 7 * DAY,
+  /** price_switch: the newest price is at least this many times the lowest seen in the window before it. */
+  priceSwitchRatio: 2,
+  priceSwitchWindowMs: DAY,
 } as const;
 
 /** Warnings that make ok=false. */
@@ -43,13 +48,26 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "never_paid_zombie",
   "dead_7d",
   "mostly_dead",
+  // Quote integrity (decision 0020): money would go to another payee, asset or chain than listed, or the quote is cloaked.
+  "pay_to_mismatch",
+  "asset_not_usdc",
+  "network_mismatch",
+  "cloaking",
 ]);
 
 /** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
 export const INFORMATIONAL: ReadonlySet<WarningCode> = new Set<WarningCode>(["high_concentration"]);
 
 /** Wallet-drain risks: recommended_action skip. */
-export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>(["decoy_price_extreme", "suspicious_high_price", "never_paid_zombie"]);
+export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>([
+  "decoy_price_extreme",
+  "suspicious_high_price",
+  "never_paid_zombie",
+  "pay_to_mismatch",
+  "asset_not_usdc",
+  "price_switch",
+  "cloaking",
+]);
 
 /** risk_score is the largest weight among the warnings that fired (critical = 1). */
 export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
@@ -59,7 +77,14 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   never_paid_zombie: 1,
   dead_7d: 1,
   mostly_dead: 1,
+  pay_to_mismatch: 1,
+  asset_not_usdc: 1,
+  network_mismatch: 1,
+  cloaking: 1,
+  price_switch: 0.8,
+  pay_to_changed: 0.7,
   suspicious_high_price: 0.7,
+  price_mismatch: 0.5,
   failing: 0.6,
   spa_fallback: 0.6,
   proxy_markup: 0.5,

@@ -10,6 +10,8 @@ import {
   WEIGHTS,
   type WarningCode,
 } from "./constants.js";
+import { quoteRules } from "./quote-rules.js";
+import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
 
 /** Everything a verdict is computed from: one listing's snapshot plus its group context. */
 export interface SignalInput {
@@ -41,6 +43,9 @@ export interface SignalInput {
   markupReferenceUsdc: number | null;
   priceRatioToMedian: number | null;
   concentrationPct: number | null;
+  /** The terms the catalog lists, and what the prober's challenges showed (null: none read yet). */
+  listedQuote: ListedQuote | null;
+  observedQuote: ObservedQuote | null;
 }
 
 export type RecommendedAction = "pay" | "skip" | "use_alternatives" | "investigate";
@@ -54,7 +59,7 @@ export interface Verdict {
   recommended_action: RecommendedAction;
 }
 
-type Rule = (s: SignalInput, now: number) => boolean;
+export type Rule = (s: SignalInput, now: number) => boolean;
 
 const fresh = (s: SignalInput, now: number) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs;
 const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (healthy / probes) * 100);
@@ -82,6 +87,7 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   slow_p99: (s) => s.p99Latency7dMs !== null && s.p99Latency7dMs >= T.slowP99Ms,
   price_outlier_high: (s) => s.priceRatioToMedian !== null && s.priceRatioToMedian >= T.priceOutlierRatio,
   high_concentration: (s) => s.concentrationPct !== null && s.concentrationPct >= T.highConcentrationPct,
+  ...quoteRules,
 };
 
 const FORENSICS_ONLY = new Set<WarningCode>(["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"]);

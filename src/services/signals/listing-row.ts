@@ -30,7 +30,6 @@ export function selectListingRows(db: Kysely<Database>) {
     .leftJoin("host_checks as h", "h.host", "l.host")
     .select(reportColumns)
     .select([
-      "l.method",
       "l.host",
       "l.provider_id",
       "l.domain",
@@ -53,10 +52,15 @@ const reportColumns = [
   "l.id",
   "l.url",
   "l.url_normalized",
+  "l.method",
   "l.service_id",
   "sv.name as service_name",
   "sv.first_seen_at as service_first_seen_at",
   sql<string | null>`l.price_usdc::text`.as("listed_price_usdc"),
+  sql<string | null>`l.price_atomic::text`.as("price_atomic"),
+  "l.network",
+  "l.asset",
+  "l.pay_to",
   "l.currency",
   "l.is_active",
   "l.first_seen_at",

@@ -1,5 +1,6 @@
 import type { SignalContext } from "./group-context.js";
 import type { SignalInput } from "./engine.js";
+import type { ObservedQuote } from "../quotes/types.js";
 import { currentPrice, type ReportRow } from "./listing-row.js";
 
 /** The engine's input for a catalogued listing: its row plus the context of the last recompute. */
@@ -33,6 +34,8 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     markupReferenceUsdc: context?.markup?.reference_price_usdc ?? null,
     priceRatioToMedian: priceUsdc !== null && median !== null && median > 0 ? Math.round((priceUsdc / median) * 1000) / 1000 : null,
     concentrationPct: context?.group.concentration_pct ?? null,
+    listedQuote: { network: row.network, asset: row.asset, payTo: row.pay_to, amount: row.price_atomic, url: row.url },
+    observedQuote: (row.detail as { quote?: ObservedQuote } | null)?.quote ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { JsonObject } from "../../db/schema.js";
 import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
 import type { SignalInput } from "../signals/engine.js";
+import { QUOTE_EVIDENCE } from "./quote-evidence.js";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const hoursSince = (d: Date | null, now: Date) => (d ? Math.round(((now.getTime() - d.getTime()) / 3_600_000) * 10) / 10 : null);
@@ -57,6 +58,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   slow_p99: (s) => ({ p99_latency_7d_ms: s.p99Latency7dMs, threshold_ms: T.slowP99Ms }),
   price_outlier_high: (s) => ({ price_usdc: s.priceUsdc, price_ratio_to_median: s.priceRatioToMedian, threshold_ratio: T.priceOutlierRatio }),
   high_concentration: (s) => ({ concentration_pct: s.concentrationPct, threshold_pct: T.highConcentrationPct }),
+  ...QUOTE_EVIDENCE,
 };
 
 export function evidenceFor(code: WarningCode, input: SignalInput, now: Date, lastProbeAt: Date | null): JsonObject {

@@ -35,6 +35,14 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now:
   slow_p99: (s) => s.p99Latency7dMs !== null,
   price_outlier_high: (s) => s.priceRatioToMedian !== null,
   high_concentration: (s) => s.concentrationPct !== null,
+  // A quote rule is decided once a challenge was read; cloaking only once two profiles were compared.
+  pay_to_mismatch: (s) => s.observedQuote?.live != null,
+  pay_to_changed: (s) => s.observedQuote?.live != null,
+  asset_not_usdc: (s) => s.observedQuote?.live != null,
+  network_mismatch: (s) => s.observedQuote?.live != null,
+  price_mismatch: (s) => s.observedQuote?.live != null,
+  price_switch: (s) => s.observedQuote?.lowestAmount24h != null,
+  cloaking: (s) => s.observedQuote?.live != null,
 };
 
 /** A firing signal is fired (each rule demands its own evidence); otherwise cleared only on evidence. */

@@ -1,0 +1,22 @@
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { THRESHOLDS as T } from "../signals/constants.js";
+import { observedQuote, type QuoteSpan } from "./observed.js";
+import type { ObservedQuote } from "./types.js";
+
+/** The quote evidence of a batch of listings: their probe spans of the last 7 days, one indexed read. */
+export async function observedQuotes(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<Map<number, ObservedQuote | null>> {
+  const since = new Date(now.getTime() - T.payToWindowMs).toISOString();
+  const { rows } = await sql<QuoteSpan & { listing_id: number }>`
+    select q.listing_id, q.profile, q.first_seen_at, q.last_seen_at,
+           t.network, t.asset, t.pay_to, t.amount::text as amount, t.scheme, t.resource_url
+    from listing_quotes as q join quote_terms as t using (digest)
+    where q.listing_id = any(${[...listingIds]}::bigint[]) and q.source = 'probe'
+      and q.last_seen_at > ${since}::timestamptz and q.first_seen_at <= ${now.toISOString()}::timestamptz`.execute(db);
+  const byListing = new Map<number, QuoteSpan[]>();
+  for (const r of rows) {
+    const id = Number(r.listing_id);
+    byListing.set(id, [...(byListing.get(id) ?? []), { ...r, first_seen_at: new Date(r.first_seen_at), last_seen_at: new Date(r.last_seen_at) }]);
+  }
+  return new Map(listingIds.map((id) => [id, observedQuote(byListing.get(id) ?? [], now)]));
+}

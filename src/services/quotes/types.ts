@@ -1,0 +1,35 @@
+/** The quote evidence of one listing, as the evidence pipeline stores it (snapshot detail.quote). */
+
+/** The terms its catalog lists (listings columns); amount in atomic units. */
+export interface ListedQuote {
+  network: string | null;
+  asset: string | null;
+  payTo: string | null;
+  amount: string | null;
+  url: string;
+}
+
+/** Distinct values seen by the prober's challenges in the last 7 days, newest first (a few each). */
+export interface SeenValues {
+  pay_to: string[];
+  asset: string[];
+  network: string[];
+  scheme: string[];
+  resource_url: string[];
+  amount: string[];
+}
+
+/** What the quote signals read, beside the listed terms: see src/services/signals/engine.ts. */
+export interface ObservedQuote {
+  /** The newest challenge's terms (any profile). */
+  live: { network: string; asset: string | null; payTo: string | null; amount: string; at: string } | null;
+  /** Distinct payTo values seen in the last 7 days. */
+  payTos7d: number;
+  /** The lowest amount seen in the 24 hours before the newest challenge (same network and asset). */
+  lowestAmount24h: string | null;
+  /** Two request profiles were shown different prices or payees at overlapping times. */
+  profilesDisagree: boolean;
+  /** The highest amount seen in 7 days: a quote above it is a price trap. */
+  highestAmount7d: string | null;
+  seen: SeenValues;
+}

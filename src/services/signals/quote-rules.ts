@@ -1,0 +1,34 @@
+import { sameAddress } from "../../contracts/quote.js";
+import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
+import { THRESHOLDS as T } from "./constants.js";
+import type { Rule, SignalInput } from "./engine.js";
+
+/**
+ * The quote-integrity rules (decision 0020): the newest challenge the prober read against the
+ * terms the catalog lists, the week's payees, the day's prices and the request profiles.
+ */
+const live = (s: SignalInput) => s.observedQuote?.live ?? null;
+const listed = (s: SignalInput) => s.listedQuote;
+
+// A listing may name its asset by symbol; an address must be the network's canonical USDC.
+const notUsdc = (network: string | null, asset: string | null) =>
+  network !== null && asset?.toUpperCase() !== "USDC" && isCanonicalUsdc(network, asset) === false;
+const sameTerms = (s: SignalInput) => {
+  const l = live(s)!;
+  const c = listed(s)!;
+  return (c.network === null || canonicalNetwork(c.network) === canonicalNetwork(l.network)) && (c.asset === null || !notUsdc(l.network, l.asset));
+};
+
+export const quoteRules = {
+  pay_to_mismatch: (s) => live(s)?.payTo != null && listed(s)?.payTo != null && !sameAddress(live(s)!.payTo, listed(s)!.payTo),
+  pay_to_changed: (s) => (s.observedQuote?.payTos7d ?? 0) >= 2,
+  asset_not_usdc: (s) => (live(s) ? notUsdc(live(s)!.network, live(s)!.asset) : notUsdc(listed(s)?.network ?? null, listed(s)?.asset ?? null)),
+  network_mismatch: (s) => live(s) !== null && listed(s)?.network != null && canonicalNetwork(live(s)!.network) !== canonicalNetwork(listed(s)!.network!),
+  // Only a price in the listed network and asset compares with the listed price.
+  price_mismatch: (s) => live(s) !== null && listed(s)?.amount != null && live(s)!.amount !== listed(s)!.amount && sameTerms(s),
+  price_switch: (s) => {
+    const lowest = s.observedQuote?.lowestAmount24h;
+    return live(s) !== null && lowest != null && BigInt(lowest) > 0n && BigInt(live(s)!.amount) >= BigInt(lowest) * BigInt(T.priceSwitchRatio);
+  },
+  cloaking: (s) => s.observedQuote?.profilesDisagree ?? false,
+} satisfies Record<string, Rule>;
