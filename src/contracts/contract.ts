@@ -39,6 +39,11 @@ export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extend
    * which. Clients take it as a `secret` input next to the route's own fields.
    */
   bearerSecret?: string;
+  /**
+   * Where the answer carries signed verdicts (docs/verdicts.md): on the answer itself, or on each
+   * element of `results`. The typed client verifies them.
+   */
+  signedVerdicts?: "answer" | "results";
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

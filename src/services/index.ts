@@ -15,6 +15,7 @@ import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
 import { createVerdictsService } from "./evidence/service.js";
 import { createTrialService } from "./trial/index.js";
+import { createVerdictSigner } from "./verdict-signing/index.js";
 import { createWatchService } from "./watch/service.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
@@ -45,7 +46,8 @@ export interface ServicesDeps {
  */
 export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
-  const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows });
+  const sign = createVerdictSigner(db.db, clock, config.publicBaseUrl);
+  const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows, sign });
   const alternatives = createAlternativesService(db);
   const blacklist = createBlacklistService(db, config.maxEntries);
   const whatsNew = createWhatsNewService(db, clock);

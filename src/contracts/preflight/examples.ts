@@ -1,7 +1,7 @@
-import type { ForensicsReport, PreflightReport } from "./schemas.js";
+import type { SignedForensicsReport, SignedPreflightReport } from "./schemas.js";
 
-/** Example answers for the reference pages and the OpenAPI document. */
-export const PREFLIGHT_EXAMPLE: PreflightReport = {
+/** Example answers for the reference pages and the OpenAPI document (signed by an example key, not the service's). */
+export const PREFLIGHT_EXAMPLE: SignedPreflightReport = {
   ok: false,
   warnings: ["decoy_price_extreme"],
   metadata: {
@@ -33,10 +33,14 @@ export const PREFLIGHT_EXAMPLE: PreflightReport = {
     proxy_markup: { detected: false },
     wildcard_402_detected: false,
   },
+  signature:
+    "eyJhbGciOiJFZERTQSIsImtpZCI6IldxM3dPR1JvWUgxc0R2MWhKMGxROFpiUmdtMVprOG04eTVxWHlFOWgyRlEiLCJ0eXAiOiJsb29rb3V0LXZlcmRpY3Qrand0In0.eyJpc3MiOiJodHRwczovL2xvb2tvdXQuZXhhbXBsZSIsInVybCI6Imh0dHBzOi8vcHJlbWl1bS1zaWduYWxzLmV4YW1wbGUvYXBpL2FscGhhIiwibWV0aG9kIjoiUE9TVCIsInJlcXVpcmVtZW50X2RpZ2VzdCI6bnVsbCwidmlldyI6InByZWZsaWdodCIsIm9rIjpmYWxzZSwicmVjb21tZW5kZWRfYWN0aW9uIjoic2tpcCIsIndhcm5pbmdzIjpbImRlY295X3ByaWNlX2V4dHJlbWUiXSwicmlza19zY29yZSI6MSwib2JzZXJ2ZWRfYXQiOiIyMDI2LTExLTIwVDEyOjAwOjAwLjAwMFoiLCJleHAiOjE3OTUxNzYzMDB9.jM7x-z-rnbwSJxwYxnd7qnzWJ8C1D27fHiuvuQFErth32HZw8gy_ZIO_B_J0CA5fqYKbtqyyJXTBXo024pMoBA",
 };
 
-export const FORENSICS_EXAMPLE: ForensicsReport = {
+export const FORENSICS_EXAMPLE: SignedForensicsReport = {
   ...PREFLIGHT_EXAMPLE,
+  signature:
+    "eyJhbGciOiJFZERTQSIsImtpZCI6IldxM3dPR1JvWUgxc0R2MWhKMGxROFpiUmdtMVprOG04eTVxWHlFOWgyRlEiLCJ0eXAiOiJsb29rb3V0LXZlcmRpY3Qrand0In0.eyJpc3MiOiJodHRwczovL2xvb2tvdXQuZXhhbXBsZSIsInVybCI6Imh0dHBzOi8vcHJlbWl1bS1zaWduYWxzLmV4YW1wbGUvYXBpL2FscGhhIiwibWV0aG9kIjoiUE9TVCIsInJlcXVpcmVtZW50X2RpZ2VzdCI6bnVsbCwidmlldyI6ImZvcmVuc2ljcyIsIm9rIjpmYWxzZSwicmVjb21tZW5kZWRfYWN0aW9uIjoic2tpcCIsIndhcm5pbmdzIjpbImRlY295X3ByaWNlX2V4dHJlbWUiXSwicmlza19zY29yZSI6MSwib2JzZXJ2ZWRfYXQiOiIyMDI2LTExLTIwVDEyOjAwOjAwLjAwMFoiLCJleHAiOjE3OTUxNzYzMDB9.yv48OuCVw4k7_gstn6oUGA4bonBnA-cvyF8HxcXuNJ7Y-UZrUzv8IC76iSD_GOlldQm1i6tL9DRoA0FedCCcBA",
   decoy_probability: 0.95,
   uptime: {
     probes_7d: 1008,

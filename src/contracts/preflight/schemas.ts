@@ -58,6 +58,41 @@ export const EvidenceSchema = z
   })
   .openapi("Evidence");
 
+const TermCheckSchema = z.object({
+  value: z.string().nullable().describe("the term in the agent's quote"),
+  catalog: z.string().nullable().describe("the term the catalog lists; null when it lists none"),
+  observed: z.array(z.string()).describe("distinct values the prober's challenges showed in the last 7 days"),
+  matches_catalog: z.boolean().nullable().describe("null: nothing to compare with"),
+  matches_observed: z.boolean().nullable().describe("null: nothing to compare with"),
+});
+
+export const QuoteCheckSchema = z
+  .object({
+    requirement_index: z.number().int().describe("the `accepts` entry checked: the one an agent would sign for this listing"),
+    requirement_digest: z.string().describe("sha256 (base64url) of that entry's canonical terms: what `signature` binds (docs/verdicts.md)"),
+    terms: z.object({
+      pay_to: TermCheckSchema,
+      asset: TermCheckSchema,
+      network: TermCheckSchema,
+      amount: TermCheckSchema.describe("atomic units of the asset"),
+      resource_url: TermCheckSchema,
+      scheme: TermCheckSchema,
+    }),
+    warnings: z.array(WarningCodeSchema).describe("the codes this quote adds to the verdict"),
+  })
+  .openapi("QuoteCheck");
+
+/** Present only when the request carried paymentRequired. */
+const quoteField = () => QuoteCheckSchema.optional().describe("present only when the request carried paymentRequired");
+/** On every verdict: docs/verdicts.md says what it signs and how to verify it offline. */
+const signatureField = () =>
+  z
+    .string()
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+    .describe(
+      "compact JWS (EdDSA, typ lookout-verdict+jwt, kid in /.well-known/jwks.json) over url, method, requirement_digest, ok, recommended_action, warnings, risk_score and observed_at; expires 5 minutes after observed_at",
+    );
+
 const verdictFields = {
   ok: z.boolean().describe("true only when no critical warning fires"),
   warnings: z.array(WarningCodeSchema),
@@ -73,8 +108,9 @@ export const PreflightReportSchema = z
     metadata: MetadataSchema,
     observed_at: dateTime(),
     evidence: EvidenceSchema,
+    quote: quoteField(),
   })
-  .openapi("PreflightReport");
+  .describe("a preflight report as the service builds it; the routes answer it signed (SignedPreflightReportSchema)");
 
 export const BatchElementSchema = z
   .object({
@@ -82,8 +118,9 @@ export const BatchElementSchema = z
     ...verdictFields,
     metadata: MetadataSchema.extend({ established: z.boolean(), has_free_trial: z.boolean() }),
     evidence: EvidenceSchema.omit({ proxy_markup: true, wildcard_402_detected: true }),
+    quote: quoteField(),
   })
-  .openapi("BatchElement");
+  .describe("a batch element as the service builds it; the route answers it signed");
 
 export const BatchEnvelopeSchema = z
   .object({
@@ -101,7 +138,7 @@ export const BatchEnvelopeSchema = z
       .regex(DECIMAL_6)
       .describe("paid_amount divided by the deduplicated URL count: exact decimal of at most 6 places, rounded down"),
   })
-  .openapi("BatchEnvelope");
+  .describe("a batch envelope as the service builds it; the route answers it with signed elements");
 
 const nInt = () => z.number().int().nullable();
 
@@ -157,8 +194,24 @@ export const ForensicsReportSchema = z
       wildcard_402_detected: z.boolean(),
       decoy_probability: z.number(),
     }),
+    quote: quoteField(),
   })
-  .openapi("ForensicsReport");
+  .describe("a forensics report as the service builds it; the route answers it signed");
 
+/** The answers as the routes send them: each verdict carries its signature (docs/verdicts.md). */
+export const SignedPreflightReportSchema = PreflightReportSchema.extend({ signature: signatureField() }).openapi("PreflightReport");
+export const SignedBatchElementSchema = BatchElementSchema.extend({ signature: signatureField() }).openapi("BatchElement");
+export const SignedBatchEnvelopeSchema = BatchEnvelopeSchema.extend({
+  results: z.array(SignedBatchElementSchema).describe("one per deduplicated input URL, in input order"),
+}).openapi("BatchEnvelope");
+export const SignedForensicsReportSchema = ForensicsReportSchema.extend({ signature: signatureField() }).openapi("ForensicsReport");
+
+/** Unsigned: what the report builders make. */
 export type PreflightReport = z.infer<typeof PreflightReportSchema>;
 export type ForensicsReport = z.infer<typeof ForensicsReportSchema>;
+export type BatchElement = z.infer<typeof BatchElementSchema>;
+export type BatchEnvelope = z.infer<typeof BatchEnvelopeSchema>;
+export type SignedPreflightReport = z.infer<typeof SignedPreflightReportSchema>;
+export type SignedBatchEnvelope = z.infer<typeof SignedBatchEnvelopeSchema>;
+export type SignedForensicsReport = z.infer<typeof SignedForensicsReportSchema>;
+export type QuoteCheckAnswer = z.infer<typeof QuoteCheckSchema>;

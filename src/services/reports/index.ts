@@ -9,6 +9,8 @@ import type { LiveProber } from "./live-probe.js";
 import { preflightReport } from "./preflight-report.js";
 import { resolveSubjects } from "./subjects.js";
 import { targetOf, type ReportTarget } from "./report-target.js";
+import { createSeal } from "./seal.js";
+import type { VerdictSigner } from "../verdict-signing/index.js";
 
 /** Database budgets of spec 8. */
 export const BATCH_DB_BUDGET_MS = 15_000;
@@ -19,11 +21,12 @@ export function createReportsService(
   handle: Pick<DbHandle, "db" | "prepared" | "notifications">,
   clock: Clock,
   live: LiveProber,
-  o: { cacheRows: number; budgets?: { batchMs: number; singleMs: number } },
+  o: { cacheRows: number; budgets?: { batchMs: number; singleMs: number }; sign: VerdictSigner },
 ) {
   const { db } = handle;
   const budgets = o.budgets ?? { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS };
   const find = createFindListings(handle, o.cacheRows);
+  const seal = createSeal(o.sign);
   const subjects = async (targets: readonly ReportTarget[], rows: Promise<CatalogRows>) => resolveSubjects(db, await rows, live, targets, clock.now());
   return {
     /**
@@ -34,7 +37,7 @@ export function createReportsService(
 
     async preflight(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
       const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([targetOf(target)], rows));
-      return preflightReport(subject!, clock.now());
+      return seal.one(preflightReport(subject!, clock.now()), targetOf(target), subject!, "preflight");
     },
 
     async batch(items: ReadonlyArray<string | ReportTarget>, rows: Promise<CatalogRows> = find(items.map((i) => targetOf(i).url))) {
@@ -45,17 +48,19 @@ export function createReportsService(
         return seen.has(key) ? false : (seen.add(key), true);
       });
       const found = await withDeadline("preflight-batch database", budgets.batchMs, () => subjects(unique, rows));
-      return batchEnvelope(
+      const envelope = batchEnvelope(
         unique.map((t, i) => ({ url: t.url, subject: found[i]! })),
         clock.now(),
       );
+      return seal.batch(envelope, found);
     },
 
     async forensics(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
-      return withDeadline("forensics", budgets.singleMs, async () => {
+      const [subject, report] = await withDeadline("forensics", budgets.singleMs, async () => {
         const [subject] = await subjects([targetOf(target)], rows);
-        return forensicsReport(db, subject!, clock.now());
+        return [subject!, await forensicsReport(db, subject!, clock.now())] as const;
       });
+      return seal.one(report, targetOf(target), subject, "forensics");
     },
   };
 }

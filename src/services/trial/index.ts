@@ -1,7 +1,9 @@
+import type { SignedPreflightReport } from "../../contracts/preflight/schemas.js";
 import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import type { ReportsService } from "../reports/index.js";
+import { targetOf, type ReportTarget } from "../reports/report-target.js";
 import { createTrialCacheStore } from "./trial-cache.js";
 import { createTrialQuota } from "./trial-quota.js";
 
@@ -10,18 +12,26 @@ export function createTrialService(handle: Pick<DbHandle, "db" | "prepared">, cl
   const consume = createTrialQuota(handle);
   const store = createTrialCacheStore(handle);
   return {
-    async preflight(url: string, clientIp: string) {
+    async preflight(asked: string | ReportTarget, clientIp: string): Promise<SignedPreflightReport> {
       const now = clock.now();
+      const target = targetOf(asked);
+      const { url } = target;
       const normalized = normalizeUrl(url);
       const call = { ip: clientIp, host: new URL(normalized).host, urlNormalized: normalized };
       const rows = await reports.find([url]);
+      // The cache holds one answer per URL; an answer bound to the agent's quote (or method) is
+      // that agent's alone: counted first, then made, never served from the cache nor stored.
+      if (target.paymentRequired || target.method) {
+        await consume(call, now);
+        return reports.preflight(target, Promise.resolve(rows));
+      }
       // A catalogued URL's report is a lookup: made first and offered to the counting statement,
       // which stores it as the URL's cached answer unless a fresh one is there (one statement).
-      if (rows.has(url)) return (await consume({ ...call, offer: await reports.preflight(url, Promise.resolve(rows)) }, now))!;
+      if (rows.has(url)) return (await consume({ ...call, offer: await reports.preflight(target, Promise.resolve(rows)) }, now))!;
       // An unknown URL's report takes a live probe: counted first, so a refused or cached call probes nothing.
       const cached = await consume(call, now);
       if (cached) return cached;
-      const report = await reports.preflight(url, Promise.resolve(rows));
+      const report = await reports.preflight(target, Promise.resolve(rows));
       await store(normalized, report, now);
       return report;
     },

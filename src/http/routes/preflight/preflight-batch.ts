@@ -1,5 +1,6 @@
 import { preflightBatchContract } from "../../../contracts/preflight/routes.js";
 import { defineRoute } from "../../registry.js";
+import { reportTarget, urlOf } from "./report-target.js";
 import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
 
 const { proxy_markup: _m, wildcard_402_detected: _w, ...batchEvidence } = PREFLIGHT_EXAMPLE.evidence;
@@ -24,6 +25,6 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  prepare: ({ body }, services) => services.reports.find(body.urls),
-  handler: ({ body }, { services }, rows) => services.reports.batch(body.urls, rows),
+  prepare: ({ body }, services) => services.reports.find(body.urls.map(urlOf)),
+  handler: ({ body }, { services }, rows) => services.reports.batch(body.urls.map(reportTarget), rows),
 });

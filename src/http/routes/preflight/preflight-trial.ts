@@ -1,9 +1,10 @@
 import { preflightTrialContract } from "../../../contracts/preflight/routes.js";
 import { defineRoute } from "../../registry.js";
+import { reportTarget } from "./report-target.js";
 import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
 
 export const preflightTrialRoute = defineRoute({
   ...preflightTrialContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: PREFLIGHT_EXAMPLE },
-  handler: ({ body }, { services, clientIp }) => services.trial.preflight(body.url, clientIp),
+  handler: ({ body }, { services, clientIp }) => services.trial.preflight(reportTarget(body), clientIp),
 });

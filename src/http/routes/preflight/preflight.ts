@@ -1,10 +1,11 @@
 import { preflightContract } from "../../../contracts/preflight/routes.js";
 import { defineRoute } from "../../registry.js";
+import { reportTarget } from "./report-target.js";
 import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
 
 export const preflightRoute = defineRoute({
   ...preflightContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: PREFLIGHT_EXAMPLE },
   prepare: ({ body }, services) => services.reports.find([body.url]),
-  handler: ({ body }, { services }, rows) => services.reports.preflight(body.url, rows),
+  handler: ({ body }, { services }, rows) => services.reports.preflight(reportTarget(body), rows),
 });

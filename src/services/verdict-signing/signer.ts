@@ -1,0 +1,56 @@
+import { KeyObject, sign, type webcrypto } from "node:crypto";
+import type { Kysely } from "kysely";
+import { VERDICT_JWS, type VerdictClaims } from "../../contracts/verdict.js";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import { activeSigningKey } from "../certificates/signing-keys.js";
+
+/** How often the active key is read again, so a rotation reaches every process within a minute. */
+export const KEY_REFRESH_MS = 60_000;
+
+interface LoadedKey {
+  kid: string;
+  key: KeyObject;
+  header: string;
+  loadedAt: number;
+}
+
+export type VerdictSigner = (claims: Omit<VerdictClaims, "iss" | "exp">) => Promise<string>;
+
+const b64url = (text: string) => Buffer.from(text).toString("base64url");
+
+/**
+ * Signs verdicts as compact JWS with the service's active Ed25519 key (the one
+ * /.well-known/jwks.json publishes). The key is read once and kept, read again in the background
+ * every minute; the signature itself runs on libuv's thread pool (crypto.sign with a callback),
+ * so the event loop pays only for the JSON and base64 (docs/benchmarks.md has the cost).
+ */
+export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: string, refreshMs = KEY_REFRESH_MS): VerdictSigner {
+  let current: LoadedKey | null = null;
+  let loading: Promise<LoadedKey> | null = null;
+
+  const load = () =>
+    (loading ??= activeSigningKey(db)
+      .then(({ kid, privateKey }) => {
+        if (privateKey instanceof Uint8Array) throw new Error(`signing key ${kid} is not an asymmetric key`);
+        const key = KeyObject.from(privateKey as unknown as webcrypto.CryptoKey);
+        const header = b64url(JSON.stringify({ alg: VERDICT_JWS.alg, kid, typ: VERDICT_JWS.typ }));
+        return (current = { kid, key, header, loadedAt: clock.now().getTime() });
+      })
+      .finally(() => (loading = null)));
+
+  async function keyNow(): Promise<LoadedKey> {
+    if (!current) return load();
+    // A stale key still signs while its successor is read: a failed read keeps it, and retries next call.
+    if (clock.now().getTime() - current.loadedAt >= refreshMs && !loading) load().catch(() => undefined);
+    return current;
+  }
+
+  return async (claims) => {
+    const k = await keyNow();
+    const exp = Math.floor(Date.parse(claims.observed_at) / 1000) + VERDICT_JWS.lifetimeSeconds;
+    const input = `${k.header}.${b64url(JSON.stringify({ iss: issuer, ...claims, exp }))}`;
+    const signature = await new Promise<Buffer>((resolve, reject) => sign(null, Buffer.from(input), k.key, (err, sig) => (err ? reject(err) : resolve(sig))));
+    return `${input}.${signature.toString("base64url")}`;
+  };
+}
