@@ -31,12 +31,11 @@ export function canonicalUsdc(network: string): string | null {
 }
 
 /**
- * Whether an asset is its network's canonical USDC. A network with no known USDC is not judged
- * (null): the signal fires only on evidence, never on what this table does not know.
+ * Whether an asset is its network's canonical USDC. A network with no known USDC, or no asset
+ * named, is not judged (null): the signal fires only on evidence, never on what is not known.
  */
 export function isCanonicalUsdc(network: string, asset: string | null): boolean | null {
   const usdc = canonicalUsdc(network);
-  if (usdc === null) return null;
-  if (asset === null) return false;
+  if (usdc === null || asset === null) return null;
   return usdc.startsWith("0x") ? usdc.toLowerCase() === asset.toLowerCase() : usdc === asset;
 }
