@@ -33,6 +33,7 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8402),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_BASE_URL: httpUrl.optional(),
+  OPERATOR_CONTACT: z.string().trim().min(3).max(200).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
     .string()
@@ -111,6 +112,8 @@ export interface Config {
   host: string;
   /** The service's own base address, without a trailing slash. */
   publicBaseUrl: string;
+  /** Who runs the prober, shown on /prober (probes name no one; decision 0020). */
+  operatorContact: string | null;
   dataDir: string;
   databaseUrl: string | undefined;
   roles: Role[];
@@ -192,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: e.HOST,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    operatorContact: e.OPERATOR_CONTACT ?? null,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     roles: e.ROLE,

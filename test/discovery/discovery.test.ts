@@ -42,8 +42,10 @@ describe("/.well-known/x402", () => {
     }
     const verified = m.resources.find((r: { path: string }) => r.path === "/api/v1/verified");
     expect(verified).toMatchObject({ price: "1", amount: "1000000" });
-    expect(verified.inputSchema.required).toEqual(["url", "name"]);
-    expect(Object.keys(verified.outputSchema.properties)).toEqual(expect.arrayContaining(["certId", "jws", "badgeUrl", "attribution"]));
+    // name is optional (the catalog's service name stands in) and so is the payTo's proof of control.
+    expect(verified.inputSchema.required).toEqual(["url"]);
+    expect(Object.keys(verified.inputSchema.properties)).toEqual(["url", "name", "proof"]);
+    expect(Object.keys(verified.outputSchema.properties)).toEqual(expect.arrayContaining(["certId", "jws", "badgeUrl", "attribution", "payTo", "host"]));
     expect(m.resources.find((r: { path: string }) => r.path === "/api/v1/delist-feed")).toMatchObject({ price: "5", amount: "5000000" });
   });
 });
@@ -100,12 +102,21 @@ describe("the OpenAPI document", () => {
       "/dataset",
       "/dataset/index.json",
       "/dataset/{id}/{file}",
+      "/prober",
     ]) {
       expect(doc.paths[path]?.get, path).toBeTruthy();
     }
     expect(doc.paths["/api/v1/delist-feed"].post["x-x402-price-usdc"]).toBe("5");
     const result = await validate(structuredClone(doc));
     expect(result.valid ? [] : result.errors).toEqual([]);
+  });
+
+  it("/prober says who probes and how to reach the operator, since probes name no one", async () => {
+    const res = await fetch(`${svc.url}/prober`);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("x402 Lookout prober");
+    expect(page).toContain("They do not name this service");
   });
 
   it("reference pages of the 1 and 5 USDC routes tell clients how to raise their spend cap", async () => {

@@ -46,6 +46,7 @@ export function registerDiscoveryPaths(app: OpenAPIHono<AppEnv>): void {
     200: text("text/html", "HTML page"),
   });
   get(DISCOVERY_PATHS.datasetIndex, "dataset-index", "The public dataset builds as JSON", { 200: json("dataset builds") });
+  get(DISCOVERY_PATHS.prober, "prober-page", "Who probes listed endpoints, how, and how to reach the operator", { 200: text("text/html", "HTML page") });
   get(
     "/dataset/{id}/{file}",
     "dataset-file",

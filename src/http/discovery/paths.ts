@@ -8,4 +8,5 @@ export const DISCOVERY_PATHS = {
   jwks: JWKS_PATH,
   dataset: "/dataset",
   datasetIndex: "/dataset/index.json",
+  prober: "/prober",
 } as const;
