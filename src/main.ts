@@ -1,5 +1,5 @@
 import { Registry, collectDefaultMetrics } from "prom-client";
-import { anvilAccount } from "./chain/devnet-accounts.js";
+import { DEMO_MERCHANT_ACCOUNT_INDEX, anvilAccount } from "./chain/devnet-accounts.js";
 import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createAppContext, Readiness, type AppContext } from "./context.js";
@@ -10,9 +10,6 @@ import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger } from "./lib/log.js";
 import { startRole } from "./roles.js";
-
-/** The anvil account that receives demo merchants' default payments (indexes 11..20 are the fleet's providers). */
-const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
 
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
@@ -68,7 +65,8 @@ async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycl
     facilitator: rail.facilitator,
     network: rail.network,
     asset: rail.asset,
-    // Merchants get their own account so demo payments never land in the service's earnings.
+    // Merchants get their own account so demo payments never land in the service's earnings; it
+    // is funded (indexes 11..20 are the fleet's other providers), so it can buy its certificate.
     payTo: anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX).address,
   });
   lifecycle.add("demo fleet", () => fleet.stop());

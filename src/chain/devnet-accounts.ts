@@ -18,6 +18,11 @@ export const DEMO_ACCOUNT_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
  * payer, so its USDC balance is exactly what the service has earned on this devnet.
  */
 export const PAY_TO_ACCOUNT_INDEX = 10;
+/**
+ * The demo fleet's own merchant (Skycast Labs, src/demo/providers.ts) is paid at index 21. It is
+ * funded like a payer, so it can buy its own certificate by paying from its payTo (decision 0019).
+ */
+export const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
 
 // Each derivation runs PBKDF2 (~25 ms); devnets in one process share the results.
 const derived = new Map<number, DevAccount>();

@@ -4,7 +4,15 @@ import { createNonceManager, privateKeyToAccount, type PrivateKeyAccount } from 
 import { getTransactionCount } from "viem/actions";
 import { spawnAnvil } from "./anvil-process.js";
 import { contractArtifacts } from "./artifacts.js";
-import { ANVIL_MNEMONIC, DEMO_ACCOUNT_INDEXES, FACILITATOR_ACCOUNT_INDEX, PAY_TO_ACCOUNT_INDEX, anvilAccount, type DevAccount } from "./devnet-accounts.js";
+import {
+  ANVIL_MNEMONIC,
+  DEMO_ACCOUNT_INDEXES,
+  DEMO_MERCHANT_ACCOUNT_INDEX,
+  FACILITATOR_ACCOUNT_INDEX,
+  PAY_TO_ACCOUNT_INDEX,
+  anvilAccount,
+  type DevAccount,
+} from "./devnet-accounts.js";
 import { DEVNET_CHAIN_ID, DEVNET_NETWORK, DEVNET_POLLING_INTERVAL_MS, MULTICALL3_ADDRESS, devnetChain } from "./devnet-chain.js";
 import { NETWORK_INFO } from "../lib/networks.js";
 import { testUsdcAbi } from "./token-abi.js";
@@ -24,6 +32,8 @@ export interface Devnet {
   facilitatorAccount: PrivateKeyAccount;
   /** Anvil accounts 1..9, each minted DEMO_USDC_BALANCE at start. */
   demoAccounts: DevAccount[];
+  /** The demo fleet's merchant payTo (index 21), minted DEMO_USDC_BALANCE too: it can pay from its payTo. */
+  demoMerchant: DevAccount;
   publicClient: PublicClient<Transport, Chain>;
   pids: { watchdog: number; anvil: number };
   stop(): Promise<void>;
@@ -52,7 +62,7 @@ async function waitForRpc(client: PublicClient<Transport, Chain>): Promise<void>
  * Starts a fresh anvil devnet (chain id 84532, automine: every transaction is mined the moment
  * it arrives, so a settlement's receipt is available immediately) with TestUSDC at the
  * canonical Base Sepolia USDC address, Multicall3 at its canonical address, and 1,000 USDC in
- * each of anvil accounts 1..9.
+ * each of anvil accounts 1..9 and in the demo merchant's account 21.
  */
 export async function startDevnet(opts: { log: Logger; port?: number }): Promise<Devnet> {
   const log = opts.log.child({ component: "devnet" });
@@ -85,13 +95,14 @@ export async function startDevnet(opts: { log: Logger; port?: number }): Promise
       }),
     });
     const demoAccounts = DEMO_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
+    const demoMerchant = anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX);
     const wallet = createWalletClient({
       account: facilitatorAccount,
       chain,
       transport,
       pollingInterval: DEVNET_POLLING_INTERVAL_MS,
     });
-    for (const { address } of demoAccounts) {
+    for (const { address } of [...demoAccounts, demoMerchant]) {
       const hash = await wallet.writeContract({
         address: usdcAddress,
         abi: testUsdcAbi,
@@ -112,6 +123,7 @@ export async function startDevnet(opts: { log: Logger; port?: number }): Promise
       payTo: anvilAccount(PAY_TO_ACCOUNT_INDEX).address,
       facilitatorAccount,
       demoAccounts,
+      demoMerchant,
       publicClient,
       pids: anvil.pids,
       stop: anvil.stop,

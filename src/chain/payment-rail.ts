@@ -42,8 +42,11 @@ export async function startPaymentRail(config: Config, log: Logger): Promise<Pay
       payTo: config.payTo ?? devnet.payTo,
       demoAddress: demo.address,
       demoPrivateKey: demo.privateKey,
+      // The demo merchant's payTo key: it pays for the demo merchant's own certificate (decision 0019).
+      demoMerchantAddress: devnet.demoMerchant.address,
+      demoMerchantPrivateKey: devnet.demoMerchant.privateKey,
     },
-    "local devnet up: anvil accounts 1..9 hold 1,000 test USDC each; the demo key above is a public anvil test key",
+    "local devnet up: anvil accounts 1..9 and the demo merchant's account 21 hold 1,000 test USDC each; the demo keys above are public anvil test keys",
   );
   return devnetRail(devnet, config.payTo ?? devnet.payTo);
 }

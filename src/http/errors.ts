@@ -93,6 +93,7 @@ const ANSWERS: { [K in DomainErrorKind]: Answer<Extract<AnyDomainError, { kind: 
     code: () => "not_verified",
     fields: (e) => ({ verified: false, tier: "not_verified", url: e.subject.url, name: e.subject.name, failed_criteria: e.reasons, criteria: e.checked }),
   },
+  claim_refused: { status: 422, code: (e) => e.code, fields: (e) => e.details },
   conflict: { status: 409, code: (e) => e.code },
 };
 

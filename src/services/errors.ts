@@ -2,7 +2,7 @@
  * What went wrong, in the terms of the business: services throw these and know nothing of HTTP.
  * The edge (src/http/errors.ts) maps each `kind` to a status, error code and headers.
  */
-export type DomainErrorKind = "not_found" | "invalid_input" | "quota_exceeded" | "unavailable" | "not_verified" | "conflict";
+export type DomainErrorKind = "not_found" | "invalid_input" | "quota_exceeded" | "unavailable" | "not_verified" | "claim_refused" | "conflict";
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -66,13 +66,29 @@ export class Unavailable extends DomainError {
 export class NotVerified<R = unknown> extends DomainError {
   readonly kind = "not_verified";
   constructor(
-    readonly subject: { url: string; name: string },
+    readonly subject: { url: string; name: string | null },
     readonly reasons: readonly R[],
     readonly checked: readonly R[],
     message: string,
   ) {
     super(message);
     this.name = "NotVerified";
+  }
+}
+
+/**
+ * A claim the request makes is not accepted: control of an address it did not prove, a name
+ * that imitates someone else's. `code` says which; `details` what was checked, for the caller.
+ */
+export class ClaimRefused extends DomainError {
+  readonly kind = "claim_refused";
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ClaimRefused";
   }
 }
 
@@ -88,4 +104,4 @@ export class Conflict extends DomainError {
   }
 }
 
-export type AnyDomainError = NotFound | InvalidInput | QuotaExceeded | Unavailable | NotVerified | Conflict;
+export type AnyDomainError = NotFound | InvalidInput | QuotaExceeded | Unavailable | NotVerified | ClaimRefused | Conflict;

@@ -5,6 +5,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiPath } from "../../src/http/openapi.js";
 import { body } from "../helpers/http.js";
+import { x402PayingFetch } from "../helpers/x402-payer.js";
 import { startDemoScenario, type DemoScenario } from "../discovery/demo-scenario.js";
 import { allRoutes, postJson } from "../discovery/lookout-service.js";
 
@@ -39,7 +40,8 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     demo = await startDemoScenario();
     const { svc, healthy } = demo;
-    const res = await svc.payingFetch(0, { spendCapUsd: "$5" })(
+    // Skycast's payTo, the devnet's funded demo merchant, buys its own certificate.
+    const res = await x402PayingFetch(svc.devnet.demoMerchant.privateKey, { spendCapUsd: "$5" })(
       `${svc.url}/api/v1/verified`,
       postJson({ url: healthy.url, name: `${healthy.serviceName} <current>` }),
     );
@@ -96,6 +98,7 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     const page = await open(cert.pageUrl, "verified-page");
     expect(await page.locator("h1").textContent()).toBe(`${demo.healthy.serviceName} <current>`);
     expect(await page.locator("#state").textContent()).toContain("Verified.");
+    expect(await page.locator("#holder").textContent()).toContain(`paid to ${demo.healthy.payTo}`);
     expect(await page.locator("#criteria tbody tr").count()).toBe(8);
     expect(await page.locator("#criteria").textContent()).not.toContain("not met");
     expect(await page.locator("#evidence").textContent()).toContain(demo.healthy.url);
@@ -113,8 +116,10 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     const page = await open(cert.badgeUrl, "verified-badge", false);
     // An SVG document: read it through the DOM (locators target HTML documents).
     expect(await page.evaluate("document.documentElement.namespaceURI")).toBe("http://www.w3.org/2000/svg");
+    const payTo = demo.healthy.payTo;
     expect(await page.evaluate("[...document.querySelectorAll('text')].map((t) => t.textContent)")).toEqual([
       `${demo.healthy.serviceName} <current>`,
+      `${new URL(demo.healthy.url).host} · ${payTo.slice(0, 6)}…${payTo.slice(-4)}`,
       "x402 verified",
     ]);
     const [width, height] = (await page.evaluate("[document.documentElement.getBBox().width, document.documentElement.getBBox().height]")) as [number, number];

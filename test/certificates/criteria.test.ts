@@ -11,6 +11,8 @@ const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   url: "https://api.example.com/v1/forecast",
   method: "GET",
   active: true,
+  payTo: "0x02484cb50aac86eae85610d6f4bf026f30f6627d",
+  serviceName: "Example Forecast",
   probes7d: 1008,
   uptime7dPct: 99.5,
   p99Latency7dMs: 400,

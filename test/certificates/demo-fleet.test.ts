@@ -1,11 +1,17 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
 import { body } from "../helpers/http.js";
+import { x402PayingFetch } from "../helpers/x402-payer.js";
 import { startDemoScenario, type DemoScenario } from "../discovery/demo-scenario.js";
 import { postJson } from "../discovery/lookout-service.js";
 
 let demo: DemoScenario;
 const CAP = { spendCapUsd: "$5" };
+/** Skycast Labs' payTo, the devnet's funded demo merchant, paying for its own certificate. */
+const merchantFetch = () => x402PayingFetch(demo.svc.devnet.demoMerchant.privateKey, CAP);
+const verifiedUrl = () => `${demo.svc.url}/api/v1/verified`;
 
 beforeAll(async () => {
   demo = await startDemoScenario();
@@ -13,14 +19,18 @@ beforeAll(async () => {
 afterAll(() => demo?.stop());
 
 describe("acceptance against the demo fleet", () => {
-  it("a healthy demo provider with a week of imported history gets a certificate whose JWS verifies", async () => {
+  it("a healthy demo provider with a week of imported history, paying from its payTo, gets a certificate whose JWS verifies", async () => {
     const { svc, healthy } = demo;
-    const res = await svc.payingFetch(0, CAP)(`${svc.url}/api/v1/verified`, postJson({ url: healthy.url, name: healthy.serviceName }));
+    expect(healthy.payTo).toBe(svc.devnet.demoMerchant.address);
+    const res = await merchantFetch()(verifiedUrl(), postJson({ url: healthy.url }));
     const b = await body(res);
     expect(res.status, JSON.stringify(b.failed_criteria ?? b)).toBe(200);
-    expect(b).toMatchObject({ verified: true, tier: "verified", url: healthy.url, listings_covered: 1 });
+    const host = new URL(healthy.url).host;
+    // Without a name, the certificate carries the catalog's service name.
+    expect(b).toMatchObject({ verified: true, tier: "verified", url: healthy.url, name: healthy.serviceName, listings_covered: 1 });
+    expect(b).toMatchObject({ payTo: healthy.payTo, host, provenBy: "payment" });
     const { payload } = await jwtVerify(b.jws, createRemoteJWKSet(new URL(b.jwksUrl)), { issuer: svc.url, currentDate: svc.ctx.clock.now() });
-    expect(payload).toMatchObject({ certId: b.certId, url: healthy.url, tier: "verified" });
+    expect(payload).toMatchObject({ certId: b.certId, url: healthy.url, tier: "verified", payTo: healthy.payTo, host });
     const badge = await fetch(b.badgeUrl);
     expect(badge.status).toBe(200);
     expect(await badge.text()).toContain("x402 verified");
@@ -29,18 +39,34 @@ describe("acceptance against the demo fleet", () => {
   it("a demo endpoint without a week of history is refused with 422 and is not charged", async () => {
     const { svc, fleet } = demo;
     const fresh = fleet.endpoints.find((e) => e.kind === "healthy" && e.url.endsWith("/weather/forecast"))!;
-    const before = await svc.balanceOf(svc.payer(1));
-    const res = await svc.payingFetch(1, CAP)(`${svc.url}/api/v1/verified`, postJson({ url: fresh.url, name: "Skycast forecast" }));
+    const before = await svc.balanceOf(svc.devnet.demoMerchant.address);
+    const res = await merchantFetch()(verifiedUrl(), postJson({ url: fresh.url, name: "Skycast forecast" }));
     expect(res.status).toBe(422);
     expect((await body(res)).failed_criteria.map((c: { id: string }) => c.id)).toContain("probes_7d");
+    expect(await svc.balanceOf(svc.devnet.demoMerchant.address)).toBe(before);
+  });
+
+  it("another provider's demo endpoint is refused with 422 payto_not_proven, and the marketplace origin with payto_ambiguous; nothing is charged", async () => {
+    const { svc, fleet, healthy } = demo;
+    const atlas = fleet.endpoints.find((e) => e.kind === "healthy" && e.provider === "Atlas Maps")!;
+    const before = await svc.balanceOf(svc.payer(1));
+    const notProven = await svc.payingFetch(1, CAP)(verifiedUrl(), postJson({ url: atlas.url, name: "Atlas" }));
+    expect(notProven.status).toBe(422);
+    expect(await body(notProven)).toMatchObject({ error: "payto_not_proven", pay_to: [atlas.payTo], payer: svc.payer(1) });
+    const ambiguous = await merchantFetch()(verifiedUrl(), postJson({ url: `${new URL(healthy.url).origin}/*` }));
+    expect(ambiguous.status).toBe(422);
+    expect((await body(ambiguous)).error).toBe("payto_ambiguous");
     expect(await svc.balanceOf(svc.payer(1))).toBe(before);
   });
 
-  it("the demo's ghost, healthy for a week but called last 52 days ago, is refused on its verdict alone and not charged", async () => {
+  it("the demo's ghost, healthy for a week but called last 52 days ago, is refused on its verdict alone and not charged (control proven by the payTo's signature)", async () => {
     const { svc, fleet } = demo;
     const ghost = fleet.endpoints.find((e) => e.kind === "ghost")!;
     const before = await svc.balanceOf(svc.payer(3));
-    const res = await svc.payingFetch(3, CAP)(`${svc.url}/api/v1/verified`, postJson({ url: ghost.url, name: ghost.serviceName }));
+    const issuedAt = new Date().toISOString();
+    const message = certificateProofMessage({ issuer: svc.url, url: ghost.url, name: ghost.serviceName, issuedAt });
+    const signature = await privateKeyToAccount(svc.devnet.demoMerchant.privateKey).signMessage({ message });
+    const res = await svc.payingFetch(3, CAP)(verifiedUrl(), postJson({ url: ghost.url, name: ghost.serviceName, proof: { signature, issuedAt } }));
     expect(res.status).toBe(422);
     const failed = (await body(res)).failed_criteria;
     expect(failed.map((c: { id: string }) => c.id)).toEqual(["clean_verdict"]);

@@ -9,12 +9,21 @@ import { createTestContext, type TestContext } from "../helpers/context.js";
 
 let ctx: TestContext;
 const deps = () => ({ db: ctx.db.db, clock: ctx.clock, publicBaseUrl: ctx.config.publicBaseUrl });
+// Each provider's payTo; a request paid from it proves control (control.test.ts covers the rest).
+const PAY_TO = {
+  sky: "0x1111111111111111111111111111111111111111",
+  oracle: "0x2222222222222222222222222222222222222222",
+  resell: "0x3333333333333333333333333333333333333333",
+  ghost: "0x4444444444444444444444444444444444444444",
+};
+type Input = Parameters<typeof issueCertificate>[1];
+const issue = (input: Input) => issueCertificate(deps(), { payer: PAY_TO.sky, ...input });
 const week = (make: Parameters<typeof series>[2] = () => ({})) => series(7 * DAY, HOUR, (i) => ({ price: "0.002", latency: 120, ...make(i) }));
 
 beforeAll(async () => {
   ctx = await createTestContext();
   const seed = async (url: string, probes: Parameters<typeof seedProbes>[2], extra: Partial<Parameters<typeof seedListing>[1]> = {}) => {
-    const id = await seedListing(ctx, { url, service: "Skycast", provider: "0xsky", price: "0.002", ...extra });
+    const id = await seedListing(ctx, { url, service: "Skycast", provider: "0xsky", payTo: PAY_TO.sky, price: "0.002", ...extra });
     await seedProbes(ctx, id, probes);
     return id;
   };
@@ -47,7 +56,7 @@ beforeAll(async () => {
   // Healthy for a week, but not clean: a wildcard-402 host (one real path, two synthetic), a
   // reseller of Skycast's forecast at 5x its price, and a ghost nobody has called in 52 days.
   for (const path of ["/feeds/btc", "/feeds/SOL-USD/1m", "/feeds/ETH-USD/5m"])
-    await seed(`https://wild.example${path}`, week(), { service: "Oracle", provider: "0xoracle" });
+    await seed(`https://wild.example${path}`, week(), { service: "Oracle", provider: "0xoracle", payTo: PAY_TO.oracle });
   await ctx.db.db
     .insertInto("host_checks")
     .values({ host: "wild.example", wildcard_402_detected: true, wildcard_402_checked_at: ctx.clock.now(), spa_fallback_checked_at: ctx.clock.now() })
@@ -55,23 +64,33 @@ beforeAll(async () => {
   await seed(
     "https://resell.example/proxy/wx.example/v1/forecast",
     week(() => ({ price: "0.01" })),
-    { service: "Resell", provider: "0xresell", price: "0.01" },
+    { service: "Resell", provider: "0xresell", payTo: PAY_TO.resell, price: "0.01" },
   );
   const longAgo = new Date(ctx.clock.now().getTime() - 52 * DAY);
-  await seed("https://ghost.example/v1/quote", week(), { service: "Ghost", provider: "0xghost", firstSeenAt: longAgo, l30dCalls: 0, lastCalledAt: longAgo });
+  await seed("https://ghost.example/v1/quote", week(), {
+    service: "Ghost",
+    provider: "0xghost",
+    payTo: PAY_TO.ghost,
+    firstSeenAt: longAgo,
+    l30dCalls: 0,
+    lastCalledAt: longAgo,
+  });
   await recompute(ctx);
 });
 afterAll(() => ctx?.close());
 
 describe("issueCertificate", () => {
   it("certifies an endpoint: every listed method of the URL, a 30-day validity and a JWS that verifies against the JWKS", async () => {
-    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/forecast", name: "Skycast forecast" });
+    const r = await issue({ url: "https://wx.example/v1/forecast", name: "Skycast forecast" });
     if (!r.verified) throw new Error(JSON.stringify(r.failed));
     const c = r.certificate;
     expect(c).toMatchObject({
       verified: true,
       tier: "verified",
       url: "https://wx.example/v1/forecast",
+      payTo: "0x1111111111111111111111111111111111111111",
+      host: "wx.example",
+      provenBy: "payment",
       listings_covered: 2,
       validUntil: "2026-12-20T12:00:00.000Z",
     });
@@ -96,6 +115,9 @@ describe("issueCertificate", () => {
       certId: c.certId,
       url: c.url,
       name: "Skycast forecast",
+      payTo: c.payTo,
+      host: "wx.example",
+      provenBy: "payment",
       tier: "verified",
       sub: c.url,
       jti: c.certId,
@@ -106,7 +128,7 @@ describe("issueCertificate", () => {
   });
 
   it("certifies a path-prefix pattern over every active listing under it", async () => {
-    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/*", name: "Skycast v1" });
+    const r = await issue({ url: "https://wx.example/v1/*", name: "Skycast v1" });
     expect(r.verified).toBe(true);
     if (r.verified) expect(r.certificate).toMatchObject({ url: "https://wx.example/v1/*", listings_covered: 3 });
   });
@@ -116,7 +138,7 @@ describe("issueCertificate", () => {
       .selectFrom("certificates")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    const r = await issueCertificate(deps(), { url: "https://wx.example/v2/*", name: "Skycast v2" });
+    const r = await issue({ url: "https://wx.example/v2/*", name: "Skycast v2" });
     if (r.verified) throw new Error("expected not verified");
     const failing = Object.fromEntries(r.failed.map((c) => [c.id, c.failing.map((f) => f.url)]));
     expect(failing).toEqual({
@@ -143,14 +165,15 @@ describe("issueCertificate", () => {
     ["a reseller at 5x markup", "https://resell.example/proxy/wx.example/v1/forecast", "proxy_markup", 1],
     ["a ghost listing nobody called in 52 days", "https://ghost.example/v1/quote", "ghost_listing", 1],
   ])("refuses %s: every other criterion holds, the verdict is not clean", async (_, url, reason, covered) => {
-    const r = await issueCertificate(deps(), { url, name: "Not clean" });
+    const owner = url.includes("wild.") ? PAY_TO.oracle : url.includes("resell.") ? PAY_TO.resell : PAY_TO.ghost;
+    const r = await issue({ url, name: "Not clean", payer: owner });
     if (r.verified) throw new Error(`certified ${url}`);
     expect(r.failed.map((c) => c.id)).toEqual(["clean_verdict"]);
     expect(r.failed[0]).toMatchObject({ observed: reason, failing_count: covered });
   });
 
   it("answers not verified for a URL no listing matches", async () => {
-    const r = await issueCertificate(deps(), { url: "https://nowhere.example/api", name: "Nobody" });
+    const r = await issue({ url: "https://nowhere.example/api", name: "Nobody" });
     expect(r.verified).toBe(false);
     if (!r.verified) expect(r.failed.map((c) => c.id)).toContain("in_catalog");
   });
@@ -162,7 +185,7 @@ describe("issueCertificate", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.public_jwk).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig", kid: rows[0]!.kid });
     expect(rows[0]!.public_jwk).not.toHaveProperty("d");
-    const r = await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "Other" });
+    const r = await issue({ url: "https://other.example/v1/forecast", name: "Other" });
     if (r.verified) expect(decodeProtectedHeader(r.certificate.jws).kid).toBe(rows[0]!.kid);
   });
 });
@@ -181,12 +204,12 @@ describe("a certificate bought with a payment", () => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const first = await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id, payer: "0xabc" });
+    const first = await issue({ url: "https://other.example/v1/forecast", name: "First try", paymentId: payment.id });
     if (!first.verified) throw new Error("expected verified");
     expect(first.certificate.certId).toBe(payment.id);
     expect(await viewCertificate(deps(), payment.id)).toBeUndefined();
 
-    await issueCertificate(deps(), { url: "https://other.example/v1/forecast", name: "Second try", paymentId: payment.id, payer: "0xabc" });
+    await issue({ url: "https://other.example/v1/forecast", name: "Second try", paymentId: payment.id });
     await ctx.db.db.updateTable("payments").set({ status: "settled" }).where("id", "=", payment.id).execute();
     expect(await viewCertificate(deps(), payment.id)).toMatchObject({ name: "Second try", state: "verified" });
     expect(await ctx.db.db.selectFrom("certificates").select("cert_id").where("cert_id", "=", payment.id).execute()).toHaveLength(1);
@@ -195,7 +218,7 @@ describe("a certificate bought with a payment", () => {
 
 describe("live state", () => {
   it("is verified while the criteria hold, lapsed once an endpoint stops meeting one, and lapsed after validUntil", async () => {
-    const r = await issueCertificate(deps(), { url: "https://wx.example/v1/hourly", name: "Hourly" });
+    const r = await issue({ url: "https://wx.example/v1/hourly", name: "Hourly" });
     if (!r.verified) throw new Error("expected verified");
     const id = r.certificate.certId;
     expect((await viewCertificate(deps(), id))!).toMatchObject({ state: "verified", lapsedBecause: [] });

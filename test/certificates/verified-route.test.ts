@@ -1,5 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilAccount } from "../../src/chain/devnet-accounts.js";
+import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { body, refusedInput } from "../helpers/http.js";
@@ -10,28 +13,46 @@ const CAP = { spendCapUsd: "$5" };
 const NAME = `Skycast <b>"Weather"</b> & 'Co'`;
 const verify = (payload: unknown, account = 0) => svc.payingFetch(account, CAP)(`${svc.url}/api/v1/verified`, postJson(payload));
 const week = () => series(7 * DAY, HOUR, () => ({ price: "0.002", latency: 150 }));
+// Quoteline's payTo holds no USDC: it proves control by signing, and another wallet pays.
+const QUOTELINE = privateKeyToAccount(anvilAccount(11).privateKey);
+const QUOTES = "https://quote.example/v1/spot";
+
+/** The x402 payment rows and certificates a payer's requests left, and its USDC balance. */
+async function ledgerOf(account: number) {
+  const payer = svc.payer(account);
+  const rows = await svc.ctx.db.db.selectFrom("payments").select(["id", "status"]).where("route", "=", "verified").where("payer", "=", payer).execute();
+  const certificates = await svc.ctx.db.db.selectFrom("certificates").select("cert_id").where("payer_address", "=", payer).execute();
+  return { statuses: rows.map((r) => r.status), certificates: certificates.length, balance: await svc.balanceOf(payer) };
+}
+
+async function proof(signer: PrivateKeyAccount, url: string, name: string | undefined, ago = MINUTE) {
+  const issuedAt = new Date(Date.now() - ago).toISOString();
+  return { signature: await signer.signMessage({ message: certificateProofMessage({ issuer: svc.url, url, name, issuedAt }) }), issuedAt };
+}
 
 beforeAll(async () => {
   svc = await startLookout();
   const ctx = svc.ctx;
   // Payments are signed in real time; the business clock follows it here.
   ctx.clock.set(new Date());
-  for (const path of ["/v1/forecast", "/v1/hourly"]) {
-    const id = await seedListing(ctx, { url: `https://wx.example${path}`, service: "Skycast", provider: "0xsky", price: "0.002" });
-    await seedProbes(ctx, id, week());
-  }
-  const dead = await seedListing(ctx, { url: "https://wx.example/v2/broken", service: "Skycast", provider: "0xsky", price: "0.002" });
+  // Skycast is paid to demo wallet 0, which can prove control by paying from it.
+  const sky = { service: "Skycast", provider: "0xsky", payTo: svc.payer(0).toLowerCase(), price: "0.002" };
+  for (const path of ["/v1/forecast", "/v1/hourly"]) await seedProbes(ctx, await seedListing(ctx, { url: `https://wx.example${path}`, ...sky }), week());
+  const dead = await seedListing(ctx, { url: "https://wx.example/v2/broken", ...sky });
   await seedProbes(
     ctx,
     dead,
     series(7 * DAY, HOUR, () => ({ healthy: false, status: 500 })),
   );
+  await seedProbes(ctx, await seedListing(ctx, { url: QUOTES, service: "Quoteline", payTo: QUOTELINE.address, price: "0.002" }), week());
+  const coinbase = { service: "Coinbase Developer Platform", payTo: anvilAccount(12).address, firstSeenAt: new Date(Date.now() - 60 * DAY) };
+  await seedProbes(ctx, await seedListing(ctx, { url: "https://cdp.example/x402/settle", ...coinbase }), week());
   await recompute(ctx);
 });
 afterAll(() => svc?.close());
 
 describe("POST /api/v1/verified", () => {
-  it("sells a certificate for 1 USDC through the real x402 client; its JWS verifies against /.well-known/jwks.json", async () => {
+  it("sells a certificate for 1 USDC to its payTo through the real x402 client; it names payTo and host, and its JWS verifies", async () => {
     const payer = svc.payer(0);
     const before = await svc.balanceOf(payer);
     const res = await verify({ url: "https://wx.example/v1/*", name: NAME });
@@ -39,22 +60,92 @@ describe("POST /api/v1/verified", () => {
     expect(res.headers.get("payment-response")).toBeTruthy();
     const b = await body(res);
     expect(b).toMatchObject({ verified: true, tier: "verified", url: "https://wx.example/v1/*", name: NAME, listings_covered: 2 });
+    expect(b).toMatchObject({ payTo: payer, host: "wx.example", provenBy: "payment" });
     expect(b.attribution.product).toBe("Verified by x402 Lookout");
     expect(Date.parse(b.validUntil) - Date.parse(b.issuedAt)).toBe(30 * DAY);
     expect(before - (await svc.balanceOf(payer))).toBe(1_000_000n);
 
     const jwks = createRemoteJWKSet(new URL(`${svc.url}/.well-known/jwks.json`));
     const { payload } = await jwtVerify(b.jws, jwks, { issuer: svc.url, currentDate: svc.ctx.clock.now() });
-    expect(payload).toMatchObject({ certId: b.certId, tier: "verified", name: NAME });
+    expect(payload).toMatchObject({ certId: b.certId, tier: "verified", name: NAME, payTo: payer, host: "wx.example", provenBy: "payment" });
 
     const status = await body(await fetch(`${svc.url}/api/v1/verified/${b.certId}`));
-    expect(status).toMatchObject({ certId: b.certId, state: "verified", lapsed_because: [], jws: b.jws });
+    expect(status).toMatchObject({
+      certId: b.certId,
+      state: "verified",
+      lapsed_because: [],
+      jws: b.jws,
+      payTo: payer,
+      host: "wx.example",
+      provenBy: "payment",
+    });
   });
 
-  it("answers 422 not_verified with the failed criteria, and settles nothing", async () => {
-    const payer = svc.payer(1);
+  it("refuses a payment from another wallet with 422 payto_not_proven: the claim is released, nothing settles, nothing is issued", async () => {
+    const before = await ledgerOf(1);
+    const res = await verify({ url: "https://wx.example/v1/*", name: "Skycast" }, 1);
+    expect(res.status).toBe(422);
+    expect(res.headers.get("payment-response")).toBeNull();
+    expect(await body(res)).toMatchObject({
+      error: "payto_not_proven",
+      payment_settled: false,
+      pay_to: [svc.payer(0)],
+      payer: svc.payer(1),
+      url: "https://wx.example/v1/*",
+    });
+    const after = await ledgerOf(1);
+    expect(after.statuses).toEqual([...before.statuses, "released"]);
+    expect(after).toMatchObject({ balance: before.balance, certificates: before.certificates });
+  });
+
+  it("issues to another wallet's payment with a fresh EIP-191 proof by the payTo", async () => {
+    const before = await svc.balanceOf(svc.payer(2));
+    const res = await verify({ url: QUOTES, name: "Quoteline", proof: await proof(QUOTELINE, QUOTES, "Quoteline") }, 2);
+    const b = await body(res);
+    expect(res.status, JSON.stringify(b)).toBe(200);
+    expect(b).toMatchObject({ payTo: QUOTELINE.address, host: "quote.example", provenBy: "signature", name: "Quoteline" });
+    expect(before - (await svc.balanceOf(svc.payer(2)))).toBe(1_000_000n);
+  });
+
+  it("refuses a proof by another key, a stale proof and a tampered message with 422, charging nothing", async () => {
+    const before = await ledgerOf(3);
+    const cases = [
+      {
+        code: "proof_invalid",
+        req: { url: QUOTES, name: "Quoteline", proof: await proof(privateKeyToAccount(anvilAccount(13).privateKey), QUOTES, "Quoteline") },
+      },
+      { code: "proof_stale", req: { url: QUOTES, name: "Quoteline", proof: await proof(QUOTELINE, QUOTES, "Quoteline", 11 * MINUTE) } },
+      { code: "proof_invalid", req: { url: QUOTES, name: "Quoteline Official", proof: await proof(QUOTELINE, QUOTES, "Quoteline") } },
+    ];
+    for (const { code, req } of cases) {
+      const res = await verify(req, 3);
+      expect(res.status, code).toBe(422);
+      expect(await body(res)).toMatchObject({ error: code, payment_settled: false, pay_to: [QUOTELINE.address], payer: svc.payer(3) });
+    }
+    const after = await ledgerOf(3);
+    expect(after.statuses).toEqual([...before.statuses, "released", "released", "released"]);
+    expect(after).toMatchObject({ balance: before.balance, certificates: before.certificates });
+  });
+
+  it("refuses a name imitating another provider's service with 422 name_imitates, charging nothing", async () => {
+    const before = await ledgerOf(0);
+    const res = await verify({ url: "https://wx.example/v1/*", name: "Coinbase Official x402 Gateway" });
+    expect(res.status).toBe(422);
+    expect(await body(res)).toMatchObject({
+      error: "name_imitates",
+      payment_settled: false,
+      imitates: [{ service: "Coinbase Developer Platform", rule: "brand" }],
+      catalog_name: "Skycast",
+    });
+    const after = await ledgerOf(0);
+    expect(after.statuses).toEqual([...before.statuses, "released"]);
+    expect(after).toMatchObject({ balance: before.balance, certificates: before.certificates });
+  });
+
+  it("answers 422 not_verified with the failed criteria to the payTo, and settles nothing", async () => {
+    const payer = svc.payer(0);
     const before = await svc.balanceOf(payer);
-    const res = await verify({ url: "https://wx.example/*", name: "Skycast all" }, 1);
+    const res = await verify({ url: "https://wx.example/*", name: "Skycast all" });
     expect(res.status).toBe(422);
     const b = await body(res);
     expect(b).toMatchObject({ error: "not_verified", tier: "not_verified", verified: false, payment_settled: false, url: "https://wx.example/*" });
@@ -64,14 +155,16 @@ describe("POST /api/v1/verified", () => {
     expect(await svc.balanceOf(payer)).toBe(before);
   });
 
-  it("refuses a bad pattern or name with 400 before asking for payment", async () => {
+  it("refuses a bad pattern, name or proof with 400 before asking for payment", async () => {
     for (const bad of [
       { url: "https://*.example.com/", name: "x" },
       { url: "https://wx.example/v1?q=*", name: "x" },
       { url: "https://wx.example/v1/*", name: "" },
       { url: "https://wx.example/v1/*", name: "x".repeat(81) },
       { url: "https://wx.example/v1/*", name: "line\nbreak" },
-      { url: "https://wx.example/v1/*" },
+      { url: "https://wx.example/v1/*", proof: { signature: "0x1234", issuedAt: new Date().toISOString() } },
+      { url: "https://wx.example/v1/*", proof: { signature: `0x${"ab".repeat(65)}`, issuedAt: "yesterday" } },
+      { name: "Skycast" },
     ]) {
       const res = await refusedInput(`${svc.url}/api/v1/verified`, bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
@@ -83,8 +176,9 @@ describe("POST /api/v1/verified", () => {
 });
 
 describe("badge and page", () => {
-  it("show the live state, escape the name, and turn lapsed when an endpoint stops meeting the criteria", async () => {
-    const b = await body(await verify({ url: "https://wx.example/v1/forecast", name: NAME }, 2));
+  it("show the live state, the proven payTo and the host, escape the name, and turn lapsed when an endpoint stops meeting the criteria", async () => {
+    const b = await body(await verify({ url: "https://wx.example/v1/forecast", name: NAME }));
+    const payTo = svc.payer(0);
     const badge = await fetch(b.badgeUrl);
     expect(badge.status).toBe(200);
     expect(badge.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
@@ -92,6 +186,8 @@ describe("badge and page", () => {
     expect(svg).toContain("x402 verified");
     expect(svg).toContain("Skycast &lt;b&gt;&quot;Weather&quot;&lt;/b&gt; &amp; &#39;Co&#39;");
     expect(svg).not.toContain("<b>");
+    expect(svg).toContain(`wx.example · ${payTo.slice(0, 6)}…${payTo.slice(-4)}`);
+    expect(svg).toContain(`(wx.example, payTo ${payTo})`);
 
     const page = await fetch(b.pageUrl);
     expect(page.status).toBe(200);
@@ -99,6 +195,8 @@ describe("badge and page", () => {
     expect(text).toContain("Verified.");
     expect(text).not.toContain('<b>"Weather"</b>');
     expect(text).toContain("https://wx.example/v1/forecast");
+    expect(text).toContain(`For endpoints on <code>wx.example</code> paid to <code>${payTo}</code>`);
+    expect(text).toContain("proven: the certificate was paid from this address");
     expect(text).toContain(b.jws);
 
     const listing = await svc.ctx.db.db.selectFrom("listings").select("id").where("url", "=", "https://wx.example/v1/forecast").executeTakeFirstOrThrow();

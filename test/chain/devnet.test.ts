@@ -2,6 +2,7 @@ import { getAddress, multicall3Abi, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractArtifacts } from "../../src/chain/artifacts.js";
 import { DEMO_USDC_BALANCE, type Devnet } from "../../src/chain/devnet.js";
+import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import { isProcessRunning, startTestDevnet, waitFor } from "./helpers.js";
 
@@ -44,7 +45,7 @@ describe("startDevnet", () => {
     expect(ANVIL_ACCOUNTS).not.toContain(devnet.payTo);
   });
 
-  it("gives each of accounts 1..9 1,000 USDC and nobody else any", async () => {
+  it("gives each of accounts 1..9 and the demo merchant's account 21 1,000 USDC and nobody else any", async () => {
     const balance = (address: `0x${string}`) =>
       devnet.publicClient.readContract({
         address: devnet.usdcAddress,
@@ -53,10 +54,12 @@ describe("startDevnet", () => {
         args: [address],
       });
     for (const { address } of devnet.demoAccounts) expect(await balance(address)).toBe(1_000_000_000n);
+    expect(devnet.demoMerchant.address).toBe(anvilAccount(21).address);
+    expect(await balance(devnet.demoMerchant.address)).toBe(1_000_000_000n);
     expect(DEMO_USDC_BALANCE).toBe(1_000_000_000n);
     expect(await balance(devnet.payTo)).toBe(0n);
     expect(await balance(devnet.facilitatorAccount.address)).toBe(0n);
-    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" })).toBe(9n * 1_000_000_000n);
+    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" })).toBe(10n * 1_000_000_000n);
   });
 
   it("puts TestUSDC at the canonical Base Sepolia USDC address", async () => {

@@ -42,7 +42,8 @@ const last = () => calls.at(-1)!;
 
 beforeAll(async () => {
   svc = await startPaidService({ routes: productRoutes });
-  await seedSkycastCatalog(svc.ctx);
+  // Paid to the client's own wallet, so its certificate request proves control by paying.
+  await seedSkycastCatalog(svc.ctx, svc.payer(0));
   client = make(0, {
     onCall: (info) => {
       calls.push(info);

@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { startDemoFleet, type DemoEndpoint, type DemoFleet } from "../../src/demo/index.js";
 import { ingestOptions, runIngestCycle } from "../../src/services/catalog/index.js";
@@ -46,7 +45,8 @@ export async function startDemoScenario(): Promise<DemoScenario> {
       log: ctx.log,
       facilitator: createLocalFacilitator(svc.devnet),
       network: svc.devnet.network,
-      payTo: anvilAccount(21).address,
+      // Skycast Labs is paid to the devnet's funded demo merchant, as in `npm start`.
+      payTo: svc.devnet.demoMerchant.address,
       asset: { address: svc.devnet.usdcAddress, name: "USDC", version: "2" },
       slowMs: 50,
     });

@@ -8,6 +8,8 @@ export interface ListingSeed {
   url: string;
   service?: string;
   provider?: string;
+  /** The listing's payTo (listings.pay_to); none by default. */
+  payTo?: string | null;
   price?: string | null;
   method?: string;
   category?: string;
@@ -56,6 +58,7 @@ export async function seedListing(ctx: Ctx, seed: ListingSeed): Promise<number> 
       price_atomic: price === null ? null : String(Math.round(Number(price) * 1e6)),
       currency: "USDC",
       network: "eip155:84532",
+      pay_to: seed.payTo ?? null,
       source_url: "http://catalog.test/discovery/resources",
       first_seen_at: seed.firstSeenAt ?? since,
       last_seen_at: now,

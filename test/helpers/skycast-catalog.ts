@@ -15,19 +15,20 @@ export const SKYCAST = {
 
 /**
  * A small catalog with a week of evidence, on the context's clock set to now (payments are
- * signed in real time): two healthy Skycast endpoints and a dead one of the same service.
+ * signed in real time): two healthy Skycast endpoints and a dead one of the same service, all
+ * paid to `payTo` (a certificate for them is sold only to whoever pays from or signs for it).
  */
-export async function seedSkycastCatalog(ctx: TestContext): Promise<void> {
+export async function seedSkycastCatalog(ctx: TestContext, payTo: string | null = null): Promise<void> {
   ctx.clock.set(new Date());
   for (const url of [SKYCAST.forecast, SKYCAST.hourly]) {
-    const id = await seedListing(ctx, { url, service: "Skycast", provider: "0xsky", price: "0.002" });
+    const id = await seedListing(ctx, { url, service: "Skycast", provider: "0xsky", payTo, price: "0.002" });
     await seedProbes(
       ctx,
       id,
       series(7 * DAY, HOUR, () => ({ price: "0.002", latency: 150 })),
     );
   }
-  const broken = await seedListing(ctx, { url: SKYCAST.broken, service: "Skycast", provider: "0xsky", price: "0.002" });
+  const broken = await seedListing(ctx, { url: SKYCAST.broken, service: "Skycast", provider: "0xsky", payTo, price: "0.002" });
   await seedProbes(
     ctx,
     broken,

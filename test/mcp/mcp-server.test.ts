@@ -43,7 +43,8 @@ const toolError = (result: CallToolResult) => {
 
 beforeAll(async () => {
   svc = await startPaidService({ routes: productRoutes });
-  await seedSkycastCatalog(svc.ctx);
+  // Paid to the MCP payer's wallet, so its certificate request proves control by paying.
+  await seedSkycastCatalog(svc.ctx, svc.payer(PAYER));
   mcp = await connect({ LOOKOUT_PAYER_KEY: svc.devnet.demoAccounts[PAYER]!.privateKey, LOOKOUT_MAX_PAYMENT_USDC: "5" });
 }, 120_000);
 afterAll(async () => {

@@ -2,6 +2,8 @@ import type { CriterionReport } from "./schemas.js";
 
 const CERT_ID = "3f0c8d5e-6a1b-4c2d-9e8f-7a6b5c4d3e2f";
 const BASE = "https://lookout.example";
+// Anvil account 21, the demo's Skycast payTo: the example proof below is its real signature.
+const PAY_TO = "0x02484cb50AAC86Eae85610D6f4Bf026f30f6627D";
 
 export const CRITERIA_EXAMPLE: CriterionReport[] = [
   {
@@ -69,6 +71,9 @@ export const CERTIFICATE_EXAMPLE = {
   tier: "verified" as const,
   url: "https://weather.example/*",
   name: "Skycast Weather",
+  payTo: PAY_TO,
+  host: "weather.example",
+  provenBy: "signature" as const,
   badgeUrl: `${BASE}/verified/${CERT_ID}/badge.svg`,
   pageUrl: `${BASE}/verified/${CERT_ID}`,
   jwksUrl: `${BASE}/.well-known/jwks.json`,
@@ -78,3 +83,17 @@ export const CERTIFICATE_EXAMPLE = {
   criteria: CRITERIA_EXAMPLE,
   jws: "eyJhbGciOiJFZERTQSIsImtpZCI6Ik1fTnNZSjRYV2lVRlQ1cVNxRmh2V3BjS0ZPVHd2d0JVZmFiR3l3UnBSQlkiLCJ0eXAiOiJKV1QifQ.eyJjZXJ0SWQiOiIzZjBjOGQ1ZS02YTFiLTRjMmQtOWU4Zi03YTZiNWM0ZDNlMmYiLCJ0aWVyIjoidmVyaWZpZWQifQ.c2lnbmF0dXJlLWV4YW1wbGU",
 };
+
+/**
+ * A request paid from another wallet, with the payTo's signature of
+ * certificateProofMessage({ issuer: "https://lookout.example", ...this request }).
+ */
+export const CERTIFICATE_REQUEST_EXAMPLE = {
+  url: "https://weather.example/*",
+  name: "Skycast Weather",
+  proof: {
+    signature: "0x19666d6dda7842e94143a8bb9e3675aa4702c8ffde0f1870e3eff1750e62ef70000797a9589af93796979a35f2d1c5a62150d1a7a38e8ae0e568d09309f935141c",
+    issuedAt: "2026-11-20T11:58:30.000Z",
+  },
+};
+export const EXAMPLE_ISSUER = BASE;

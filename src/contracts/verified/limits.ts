@@ -16,6 +16,12 @@ export const CERTIFICATE = {
   maxListings: 5000,
   /** Failing URLs reported per criterion; failing_count gives the full number. */
   maxFailingReported: 20,
+  /** A signed proof of control is refused once its issuedAt is older than this (decision 0019). */
+  proofMaxAgeMs: 10 * 60_000,
+  /** ... or later than now by more than this: clocks differ a little, never by minutes. */
+  proofMaxSkewMs: 60_000,
+  /** Normalised names shorter than this are compared for equality only, never for containment. */
+  nameMatchMinChars: 6,
 } as const;
 
 export const CRITERION_IDS = [

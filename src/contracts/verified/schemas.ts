@@ -23,7 +23,20 @@ export const CertificateBody = z.object({
     .refine((v) => [...v].length >= 1 && [...v].length <= CERTIFICATE.nameMaxChars, `name must be 1 to ${CERTIFICATE.nameMaxChars} characters`)
     .refine((v) => !UNPRINTABLE.test(v), "name must contain printable characters only (no control characters or line breaks)")
     .refine((v) => v.trim().length > 0, "name must not be blank")
-    .describe(`the name shown on the badge and the public page; 1 to ${CERTIFICATE.nameMaxChars} printable characters`),
+    .optional()
+    .describe(
+      `the name shown on the badge and the page, 1 to ${CERTIFICATE.nameMaxChars} printable characters; default: the catalog's service name. One imitating another provider's service is refused`,
+    ),
+  proof: z
+    .object({
+      signature: z
+        .string({ error: "proof.signature must be a string" })
+        .regex(/^0x[0-9a-fA-F]{130}$/, "proof.signature must be a 65-byte EIP-191 signature: 0x and 130 hex digits")
+        .describe("EIP-191 (personal_sign) signature by the payTo"),
+      issuedAt: dateTime().describe("as in the signed message; good for 10 minutes"),
+    })
+    .optional()
+    .describe("when the payment does not come from the covered listings' payTo: the payTo's signature of this request (message: docs/certificates.md)"),
 });
 
 const Observed = z.union([z.number(), z.string()]).nullable();
@@ -48,7 +61,10 @@ export const CertificateSchema = z
     verified: z.boolean(),
     tier: z.enum(["verified", "not_verified"]),
     url: z.string().describe("the endpoint or pattern certified (patterns end in *)"),
-    name: z.string(),
+    name: z.string().describe("the requested name, or the catalog's service name of the covered listings"),
+    payTo: z.string().describe("the payTo every covered listing is paid to, whose control the request proved (checksummed)"),
+    host: z.string().describe("the host of the certified endpoint or pattern"),
+    provenBy: z.enum(["payment", "signature"]).describe("payment: paid from the payTo; signature: a proof signed by the payTo"),
     badgeUrl: z.string().describe("SVG badge showing the live state"),
     pageUrl: z.string().describe("public HTML page with the evidence behind each criterion"),
     jwksUrl: z.string().describe("the public keys that verify `jws`"),
@@ -65,6 +81,9 @@ export const CertificateStatusSchema = z
     certId: z.string(),
     name: z.string(),
     url: z.string(),
+    payTo: z.string().nullable().describe("the proven payTo; null for a certificate issued before proof of control was required (it shows as lapsed)"),
+    host: z.string(),
+    provenBy: z.enum(["payment", "signature"]).nullable(),
     tier: z.enum(["verified", "not_verified"]),
     state: z.enum(["verified", "lapsed"]).describe("live: lapsed once expired or once a covered listing stops meeting a criterion"),
     lapsed_because: z.array(z.string()),

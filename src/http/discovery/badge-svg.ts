@@ -2,6 +2,7 @@ import type { CertificateState } from "../../services/index.js";
 
 const COLORS: Record<CertificateState, string> = { verified: "#2e8540", lapsed: "#b3261e" };
 const MAX_NAME_CHARS = 32;
+const MAX_HOST_CHARS = 28;
 
 /** Escapes text for SVG/XML content and attribute values. */
 export function xmlEscape(text: string): string {
@@ -15,33 +16,41 @@ function textWidth(text: string): number {
   return w;
 }
 
-const clip = (name: string) => {
+const clip = (name: string, max = MAX_NAME_CHARS) => {
   const chars = [...name];
-  return chars.length > MAX_NAME_CHARS ? `${chars.slice(0, MAX_NAME_CHARS - 1).join("")}…` : name;
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : name;
 };
+
+/** "api.example.com · 0x1234…abcd": the host (clipped) and the payTo, short but recognisable. */
+const holderText = ({ host, payTo }: { host: string; payTo: string | null }) =>
+  `${clip(host, MAX_HOST_CHARS)} · ${payTo ? `${payTo.slice(0, 6)}…${payTo.slice(-4)}` : "payTo not proven"}`;
 
 export interface BadgeInput {
   name: string;
+  /** Whose it is: shown between name and state, so no name stands alone. */
+  holder?: { host: string; payTo: string | null };
   state: CertificateState;
   /** Full sentence for screen readers and the tooltip. */
   title: string;
 }
 
-/** A flat two-part badge: the certified name, then "x402 verified" or "x402 lapsed". */
-export function badgeSvg({ name, state, title }: BadgeInput): string {
+/** A flat badge: the certified name, whose it is (host and payTo), then "x402 verified" or "x402 lapsed". */
+export function badgeSvg({ name, holder, state, title }: BadgeInput): string {
   const left = clip(name);
+  const middle = holder ? holderText(holder) : "";
   const right = state === "verified" ? "x402 verified" : "x402 lapsed";
   const lw = textWidth(left) + 12;
+  const mw = middle ? textWidth(middle) + 12 : 0;
   const rw = textWidth(right) + 12;
-  const w = lw + rw;
+  const w = lw + mw + rw;
   const t = xmlEscape(title);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="${t}">
 <title>${t}</title>
 <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
 <clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>
-<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${rw}" height="20" fill="${COLORS[state]}"/><rect width="${w}" height="20" fill="url(#s)"/></g>
+<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${mw}" height="20" fill="#3b5877"/><rect x="${lw + mw}" width="${rw}" height="20" fill="${COLORS[state]}"/><rect width="${w}" height="20" fill="url(#s)"/></g>
 <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
-<text x="${lw / 2}" y="14">${xmlEscape(left)}</text><text x="${lw + rw / 2}" y="14">${right}</text>
+<text x="${lw / 2}" y="14">${xmlEscape(left)}</text>${middle ? `<text x="${lw + mw / 2}" y="14">${xmlEscape(middle)}</text>` : ""}<text x="${lw + mw + rw / 2}" y="14">${right}</text>
 </g>
 </svg>`;
 }

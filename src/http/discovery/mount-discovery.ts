@@ -62,11 +62,12 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   app.get("/verified/:certId/badge.svg", async (c) => {
     const v = await certificates.view(c.req.param("certId"));
     if (!v) return c.body(badgeSvg({ name: "unknown certificate", state: "lapsed", title: "No x402 Lookout certificate has this id" }), 404, SVG_HEADERS);
+    const whose = `${v.name} (${v.host}, payTo ${v.payTo ?? "never proven"})`;
     const title =
       v.state === "verified"
-        ? `${v.name}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}`
-        : `${v.name}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
-    return c.body(badgeSvg({ name: v.name, state: v.state, title }), 200, SVG_HEADERS);
+        ? `${whose}: verified by x402 Lookout until ${v.validUntil.toISOString().slice(0, 10)}`
+        : `${whose}: x402 Lookout certificate lapsed (${v.lapsedBecause[0] ?? "criteria not met"})`;
+    return c.body(badgeSvg({ name: v.name, holder: { host: v.host, payTo: v.payTo }, state: v.state, title }), 200, SVG_HEADERS);
   });
 
   app.get(DISCOVERY_PATHS.dataset, async (c) => c.html(datasetPage(base, await dataset.list())));

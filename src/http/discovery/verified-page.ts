@@ -17,6 +17,7 @@ export function verifiedPage(v: CertificateView): Html {
   return layout(
     `${v.name}: certificate`,
     html`<h1>${v.name}</h1>
+<p id="holder">${holder(v)}</p>
 <p><img src="${v.badgeUrl}" alt="${v.name}: ${v.state === "verified" ? "x402 verified" : "x402 certificate lapsed"}" id="badge"></p>
 <p id="state">${
       v.state === "verified"
@@ -26,6 +27,8 @@ export function verifiedPage(v: CertificateView): Html {
 ${v.lapsedBecause.length ? html`<ul id="lapsed">${v.lapsedBecause.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
 <table><tbody>
 <tr><th>certified</th><td><code>${v.url}</code></td></tr>
+<tr><th>host</th><td><code>${v.host}</code></td></tr>
+<tr><th>payTo</th><td>${v.payTo ? html`<code>${v.payTo}</code> (${PROVEN[v.provenBy!]})` : html`<em>never proven</em>`}</td></tr>
 <tr><th>certificate id</th><td><code>${v.certId}</code></td></tr>
 <tr><th>issued</th><td>${v.issuedAt.toISOString()}</td></tr>
 <tr><th>valid until</th><td>${v.validUntil.toISOString()}</td></tr>
@@ -51,6 +54,14 @@ ${v.jws ? block(v.jws) : html`<p class="muted">No signature stored.</p>`}
 ${block(embed)}
 <p class="muted">${SERVICE_NAME} certifies what its probes observed: this is provenance, not an endorsement of the provider and not a trust guarantee.</p>`,
   );
+}
+
+const PROVEN = { payment: "proven: the certificate was paid from this address", signature: "proven: this address signed the request" } as const;
+
+/** Whose certificate it is: a name alone says nothing, the host and the proven payTo do. */
+function holder(v: CertificateView): Html {
+  if (!v.payTo) return html`For endpoints on <code>${v.host}</code>. Control of their payTo was never proven.`;
+  return html`For endpoints on <code>${v.host}</code> paid to <code>${v.payTo}</code>, whose holder requested this certificate.`;
 }
 
 function failing(c: CriterionReport): Html | string {

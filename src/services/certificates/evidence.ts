@@ -8,6 +8,9 @@ export interface ListingEvidence {
   url: string;
   method: string;
   active: boolean;
+  /** Who is paid for it (the catalog's payTo), and the catalog's service name. */
+  payTo: string | null;
+  serviceName: string;
   probes7d: number;
   uptime7dPct: number | null;
   p99Latency7dMs: number | null;
@@ -28,12 +31,15 @@ export interface ListingEvidence {
 function select(db: Kysely<Database>) {
   return db
     .selectFrom("listings as l")
+    .innerJoin("services as sv", "sv.service_id", "l.service_id")
     .leftJoin("signal_snapshots as s", "s.listing_id", "l.id")
     .select([
       "l.id",
       "l.url",
       "l.method",
       "l.is_active",
+      "l.pay_to",
+      "sv.name as service_name",
       "s.probes_7d",
       "s.uptime_7d_pct",
       "s.p99_latency_7d_ms",
@@ -58,6 +64,8 @@ const toEvidence = (r: Row): ListingEvidence => ({
   url: r.url,
   method: r.method,
   active: r.is_active,
+  payTo: r.pay_to,
+  serviceName: r.service_name,
   probes7d: r.probes_7d ?? 0,
   uptime7dPct: r.uptime_7d_pct,
   p99Latency7dMs: r.p99_latency_7d_ms,

@@ -4,19 +4,25 @@ import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { InvalidInput } from "../errors.js";
 import { CERTIFICATE } from "./constants.js";
+import { proveControl, type ControlProof } from "./control.js";
 import { allMet, evaluateCriteria, type CriterionReport } from "./criteria.js";
 import { evidenceForScope } from "./evidence.js";
 import { signCertificate } from "./jws.js";
 import { certificateLinks } from "./links.js";
+import { certificateName } from "./naming.js";
 import { parseScope } from "./scope.js";
 import { activeSigningKey } from "./signing-keys.js";
 
 export interface IssueInput {
   url: string;
-  name: string;
+  /** The requested name; without one, the catalog's service name of the covered listings. */
+  name?: string;
   /** The x402 payment that bought it: it becomes the certId, so one payment buys one certificate. */
   paymentId?: string;
+  /** The x402 payer (null for anything else): paying from the payTo proves control of it. */
   payer?: string | null;
+  /** Else a signature by the payTo over this request (control.ts). */
+  proof?: ControlProof;
 }
 
 export interface IssuedCertificate {
@@ -25,6 +31,9 @@ export interface IssuedCertificate {
   tier: "verified";
   url: string;
   name: string;
+  payTo: string;
+  host: string;
+  provenBy: "payment" | "signature";
   badgeUrl: string;
   pageUrl: string;
   jwksUrl: string;
@@ -36,7 +45,8 @@ export interface IssuedCertificate {
 }
 
 export type IssueResult =
-  { verified: true; certificate: IssuedCertificate } | { verified: false; url: string; name: string; criteria: CriterionReport[]; failed: CriterionReport[] };
+  | { verified: true; certificate: IssuedCertificate }
+  | { verified: false; url: string; name: string | null; criteria: CriterionReport[]; failed: CriterionReport[] };
 
 export interface IssueDeps {
   db: Kysely<Database>;
@@ -45,7 +55,11 @@ export interface IssueDeps {
   publicBaseUrl: string;
 }
 
-/** Checks every criterion over the covered listings; signs and stores a certificate when all hold. */
+/**
+ * Over the covered listings: control of their payTo (else ClaimRefused), a name that imitates no
+ * other provider (else ClaimRefused), then every criterion; signs and stores a certificate when
+ * all hold. Control comes first, so only the payTo's controller is told how its endpoints fare.
+ */
 export async function issueCertificate(deps: IssueDeps, input: IssueInput): Promise<IssueResult> {
   const parsed = parseScope(input.url);
   if (!parsed.ok) throw new InvalidInput("url", `url: ${parsed.message}`);
@@ -55,17 +69,24 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
     throw new InvalidInput("url", `url: the pattern covers more than ${CERTIFICATE.maxListings} listings; certify a narrower origin or path prefix`);
   }
   const criteria = evaluateCriteria(listings);
-  if (!allMet(criteria)) return { verified: false, url: scope.pattern, name: input.name, criteria, failed: criteria.filter((c) => !c.met) };
+  const refused = (name: string | null) => ({ verified: false as const, url: scope.pattern, name, criteria, failed: criteria.filter((c) => !c.met) });
+  if (listings.length === 0) return refused(input.name ?? null);
+  const issuedAt = deps.clock.now();
+  const control = await proveControl(listings, scope.pattern, { ...input, payer: input.payer ?? null, issuer: deps.publicBaseUrl, now: issuedAt });
+  const name = await certificateName(deps.db, listings, scope.pattern, control.payTo, input.name);
+  if (!allMet(criteria)) return refused(name);
 
   const certId = input.paymentId ?? randomUUID();
-  const issuedAt = deps.clock.now();
   const validUntil = new Date(issuedAt.getTime() + CERTIFICATE.validMs);
   const links = certificateLinks(deps.publicBaseUrl, certId);
   const key = await activeSigningKey(deps.db);
   const jws = await signCertificate(key, {
     certId,
     url: scope.pattern,
-    name: input.name,
+    name,
+    payTo: control.payTo,
+    host: scope.host,
+    provenBy: control.by,
     tier: "verified",
     listings: listings.length,
     criteria,
@@ -76,7 +97,7 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
   });
   const row = {
     url_pattern: scope.pattern,
-    name: input.name,
+    name,
     listing_ids: listings.map((l) => l.id),
     tier: "verified" as const,
     verified: true,
@@ -86,6 +107,9 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
     issued_at: issuedAt,
     valid_until: validUntil,
     payer_address: input.payer ?? null,
+    pay_to: control.payTo,
+    host: scope.host,
+    proven_by: control.by,
   };
   // A payment whose settlement failed may be retried with the same authorization (the ledger
   // hands back the same payment id): the retry replaces the certificate it had stored.
@@ -101,7 +125,10 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
       verified: true,
       tier: "verified",
       url: scope.pattern,
-      name: input.name,
+      name,
+      payTo: control.payTo,
+      host: scope.host,
+      provenBy: control.by,
       ...links,
       issuedAt: issuedAt.toISOString(),
       validUntil: validUntil.toISOString(),

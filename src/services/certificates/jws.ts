@@ -7,6 +7,10 @@ export interface CertificateClaims {
   certId: string;
   url: string;
   name: string;
+  /** The payTo whose control the request proved, how, and the host of the url. */
+  payTo: string;
+  host: string;
+  provenBy: "payment" | "signature";
   tier: "verified";
   listings: number;
   criteria: CriterionReport[];
@@ -23,7 +27,8 @@ export interface CertificateClaims {
  */
 export function signCertificate(key: SigningKey, c: CertificateClaims): Promise<string> {
   const summary = Object.fromEntries(c.criteria.map((r) => [r.id, { met: r.met, observed: r.observed, required: r.required }]));
-  return new SignJWT({ certId: c.certId, url: c.url, name: c.name, tier: c.tier, listings: c.listings, criteria: summary, pageUrl: c.pageUrl })
+  const { certId, url, name, payTo, host, provenBy, tier, listings, pageUrl } = c;
+  return new SignJWT({ certId, url, name, payTo, host, provenBy, tier, listings, criteria: summary, pageUrl })
     .setProtectedHeader({ alg: SIGNING.alg, kid: key.kid, typ: SIGNING.typ })
     .setIssuer(c.issuer)
     .setSubject(c.url)

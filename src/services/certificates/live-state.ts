@@ -10,6 +10,11 @@ export interface CertificateView {
   certId: string;
   name: string;
   url: string;
+  /** The proven payTo and how it was proven; null for a certificate issued before proof was required. */
+  payTo: string | null;
+  provenBy: "payment" | "signature" | null;
+  /** The host of the certified url (of a legacy row: read from the url). */
+  host: string;
   tier: "verified" | "not_verified";
   issuedAt: Date;
   validUntil: Date;
@@ -60,11 +65,16 @@ export async function viewCertificate(deps: CertificateViewDeps, certId: string)
   const lapsedBecause: string[] = [];
   if (row.valid_until.getTime() <= now.getTime()) lapsedBecause.push(`expired on ${row.valid_until.toISOString()}`);
   if (missing > 0) lapsedBecause.push(`${missing} covered listing(s) no longer exist`);
+  // Decision 0019: a certificate that never proved control of the payTo does not vouch for anyone.
+  if (row.pay_to === null) lapsedBecause.push("issued without proof of control of the endpoints' payTo; the provider must request a new certificate");
   for (const c of criteria.filter((c) => !c.met)) lapsedBecause.push(`${c.id} no longer met (${c.description}; observed ${c.observed ?? "no data"})`);
   return {
     certId: row.cert_id,
     name: row.name,
     url: row.url_pattern,
+    payTo: row.pay_to,
+    provenBy: row.proven_by,
+    host: row.host ?? new URL(row.url_pattern.replace(/\*$/, "")).host,
     tier: row.tier,
     issuedAt: row.issued_at,
     validUntil: row.valid_until,

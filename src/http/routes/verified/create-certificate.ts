@@ -1,17 +1,19 @@
 import { NotVerified } from "../../../services/errors.js";
 import { createCertificateContract } from "../../../contracts/verified/routes.js";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE } from "../../../contracts/verified/examples.js";
+import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE } from "../../../contracts/verified/examples.js";
 
 export const createCertificateRoute = defineRoute({
   ...createCertificateContract,
-  examples: { request: { url: "https://weather.example/*", name: "Skycast Weather" }, response: CERTIFICATE_EXAMPLE },
+  examples: { request: CERTIFICATE_REQUEST_EXAMPLE, response: CERTIFICATE_EXAMPLE },
   handler: async ({ body }, ctx) => {
     const result = await ctx.services.certificates.issue({
       url: body.url,
       name: body.name,
+      proof: body.proof,
       paymentId: ctx.payment?.paymentId,
-      payer: ctx.payment?.payer ?? null,
+      // Only an x402 payer proves control by paying: a credit's buyer says nothing of the payTo.
+      payer: ctx.payment?.kind === "x402" ? ctx.payment.payer : null,
     });
     if (result.verified) return result.certificate;
     throw new NotVerified(

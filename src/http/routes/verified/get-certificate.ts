@@ -3,7 +3,7 @@ import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 import { CERTIFICATE_EXAMPLE, CRITERIA_EXAMPLE } from "../../../contracts/verified/examples.js";
 
-const { certId, name, url, tier, issuedAt, validUntil, badgeUrl, pageUrl, jwksUrl, jws } = CERTIFICATE_EXAMPLE;
+const { certId, name, url, payTo, host, provenBy, tier, issuedAt, validUntil, badgeUrl, pageUrl, jwksUrl, jws } = CERTIFICATE_EXAMPLE;
 
 export const getCertificateRoute = defineRoute({
   ...getCertificateContract,
@@ -12,6 +12,9 @@ export const getCertificateRoute = defineRoute({
       certId,
       name,
       url,
+      payTo,
+      host,
+      provenBy,
       tier,
       state: "verified",
       lapsed_because: [],
@@ -32,6 +35,9 @@ export const getCertificateRoute = defineRoute({
       certId: v.certId,
       name: v.name,
       url: v.url,
+      payTo: v.payTo,
+      host: v.host,
+      provenBy: v.provenBy,
       tier: v.tier,
       state: v.state,
       lapsed_because: v.lapsedBecause,
