@@ -14,6 +14,7 @@ import { llmsTxt } from "./llms-txt.js";
 import { registerDiscoveryPaths } from "./openapi-paths.js";
 import { DISCOVERY_PATHS } from "./paths.js";
 import { verifiedPage } from "./verified-page.js";
+import { proberPage } from "./prober-page.js";
 import { x402Manifest } from "./x402-manifest.js";
 
 export interface DiscoveryDeps {
@@ -53,6 +54,8 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
     c.text((llms ??= llmsTxt(base, routes)), 200, { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE }),
   );
   app.get(DISCOVERY_PATHS.jwks, async (c) => c.json(await certificates.jwks(), 200, { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" }));
+
+  app.get(DISCOVERY_PATHS.prober, (c) => c.html(proberPage(base, ctx.config.operatorContact), 200, { "cache-control": PUBLIC_CACHE }));
 
   app.get("/verified/:certId", async (c) => {
     const v = await certificates.view(c.req.param("certId"));
