@@ -127,6 +127,37 @@ describe("retention", () => {
     expect(await h.db.selectFrom("webhook_deliveries").select("status").execute()).toEqual([{ status: "pending" }]);
   });
 
+  it("keeps quote terms a listing's history still names; drops orphans after a day and spans after 30 days", async () => {
+    const terms = (digest: string) => ({
+      digest,
+      x402_version: 2,
+      scheme: "exact",
+      network: "eip155:84532",
+      amount: "1000",
+      first_seen_at: new Date(NOW.getTime() - 2 * 24 * HOUR),
+    });
+    await h.db
+      .insertInto("quote_terms")
+      .values([terms("named"), terms("orphan")])
+      .execute();
+    const span = (digest: string, lastSeen: Date) => ({
+      listing_id: ids[0]!,
+      source: "probe" as const,
+      profile: "fetch",
+      digest,
+      first_seen_at: lastSeen,
+      last_seen_at: lastSeen,
+    });
+    await h.db
+      .insertInto("listing_quotes")
+      .values([span("named", NOW), span("gone", new Date(NOW.getTime() - 31 * 24 * HOUR))])
+      .execute();
+    const counts = await applyRetention(h.db, NOW);
+    expect(counts).toMatchObject({ quote_terms: 1, listing_quotes: 1 });
+    expect((await h.db.selectFrom("quote_terms").select("digest").execute()).map((r) => r.digest)).toEqual(["named"]);
+    expect((await h.db.selectFrom("listing_quotes").select("digest").execute()).map((r) => r.digest)).toEqual(["named"]);
+  });
+
   it("applies the whole policy and reports every table", async () => {
     await seedProbes(new Date(NOW.getTime() - RETENTION_MS.probes), 50, 20);
     const counts = await applyRetention(h.db, NOW);

@@ -80,12 +80,9 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
         metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
         // One statement stores the probes and ends their leases; the next keeps their terms.
-        const stored = probesInsert(
-          "stored",
-          r.map((p, i) => ({ ...p, quoteDigest: digests[i]! })),
-        );
-        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: stored });
-        await recordQuotes(trx, probeSightings(r));
+        const probes = r.map((p, i) => ({ ...p, quoteDigest: digests[i]! }));
+        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: probesInsert("stored", probes) });
+        await recordQuotes(trx, probeSightings(probes));
         await rollupListings(trx, ids, since);
       });
     },

@@ -9,6 +9,8 @@ export interface QuoteSighting {
   source: QuoteSource;
   profile: string;
   terms: QuoteTerms;
+  /** The terms' digest, when the caller has it already. */
+  digest?: string | null;
 }
 
 interface Span {
@@ -22,7 +24,7 @@ interface Span {
 /** The sightings folded per listing, source, profile and terms, in key order (the lock order of every writer). */
 async function spans(sightings: readonly QuoteSighting[]): Promise<Span[]> {
   const byKey = new Map<string, Span>();
-  const digests = await Promise.all(sightings.map((s) => requirementDigest(s.terms)));
+  const digests = await Promise.all(sightings.map((s) => s.digest ?? requirementDigest(s.terms)));
   sightings.forEach((s, i) => {
     const key = [s.listingId, s.source, s.profile, digests[i]].join("\u0000");
     const span = byKey.get(key);
@@ -67,5 +69,9 @@ export async function recordQuotes(db: Kysely<Database>, sightings: readonly Quo
 }
 
 /** The sightings of a prober's write batch: every probe that read a challenge. */
-export const probeSightings = (probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string; quote: QuoteTerms | null }>): QuoteSighting[] =>
-  probes.flatMap((p) => (p.quote ? [{ listingId: p.listingId, at: p.probedAt, source: "probe" as const, profile: p.profile, terms: p.quote }] : []));
+export const probeSightings = (
+  probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string; quote: QuoteTerms | null; quoteDigest: string | null }>,
+): QuoteSighting[] =>
+  probes.flatMap((p) =>
+    p.quote ? [{ listingId: p.listingId, at: p.probedAt, source: "probe" as const, profile: p.profile, terms: p.quote, digest: p.quoteDigest }] : [],
+  );
