@@ -11,42 +11,9 @@ import {
   type WarningCode,
 } from "./constants.js";
 import { quoteRules } from "./quote-rules.js";
-import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
+import type { Rule, SignalInput } from "./signal-types.js";
 
-/** Everything a verdict is computed from: one listing's snapshot plus its group context. */
-export interface SignalInput {
-  /** In the catalog and active. False: a live probe of an unknown URL. */
-  known: boolean;
-  priceUsdc: number | null;
-  probes30m: number;
-  healthy30m: number;
-  /** Consecutive failed probes up to the latest, none healthy since (0 when the latest was healthy). */
-  failStreak: number;
-  probes1h: number;
-  avgLatency1hMs: number | null;
-  lastProbeAt: Date | null;
-  probes7d: number;
-  healthy7d: number;
-  p99Latency7dMs: number | null;
-  /** Distinct endpoints of the listing's service; those that failed in the zombie window (enough probes, none healthy); those with a healthy probe there. */
-  serviceEndpoints: number;
-  serviceFailedEndpoints: number;
-  serviceHealthyEndpoints: number;
-  /** Earliest evidence of the service: first sighting here, or an older last call. */
-  serviceSince: Date | null;
-  listedSince: Date | null;
-  l30dCalls: number | null;
-  lastCalledAt: Date | null;
-  wildcard402: boolean;
-  spaFallback: boolean;
-  /** Reference price for markup, when a peer or floor price exists. */
-  markupReferenceUsdc: number | null;
-  priceRatioToMedian: number | null;
-  concentrationPct: number | null;
-  /** The terms the catalog lists, and what the prober's challenges showed (null: none read yet). */
-  listedQuote: ListedQuote | null;
-  observedQuote: ObservedQuote | null;
-}
+export type { Rule, SignalInput } from "./signal-types.js";
 
 export type RecommendedAction = "pay" | "skip" | "use_alternatives" | "investigate";
 
@@ -58,8 +25,6 @@ export interface Verdict {
   confidence: number;
   recommended_action: RecommendedAction;
 }
-
-export type Rule = (s: SignalInput, now: number) => boolean;
 
 const fresh = (s: SignalInput, now: number) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs;
 const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (healthy / probes) * 100);

@@ -1,7 +1,7 @@
 import { sameAddress } from "../../contracts/quote.js";
 import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
 import { THRESHOLDS as T } from "./constants.js";
-import type { Rule, SignalInput } from "./engine.js";
+import type { Rule, SignalInput } from "./signal-types.js";
 
 /**
  * The quote-integrity rules (decision 0020): the newest challenge the prober read against the
