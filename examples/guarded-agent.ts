@@ -6,9 +6,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createLookoutClient, guardFetch, PreflightBlockedError } from "x402-lookout/client";
 
 const wallet = privateKeyToAccount(process.env.PAYER_KEY as `0x${string}`);
-const pay = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(wallet) }] }));
+const client = x402Client.fromConfig({ schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(wallet) }] });
 const lookout = createLookoutClient({ baseUrl: process.env.LOOKOUT_BASE_URL ?? "http://localhost:8402", signer: wallet });
-const agentFetch = guardFetch(pay, { lookout });
+// x402Client: each payment is also checked against the exact requirement about to be signed.
+const agentFetch = guardFetch(wrapFetchWithPayment(fetch, client), { lookout, x402Client: client });
 
 for (const url of process.argv.slice(2)) {
   const res = await agentFetch(url).catch((err: unknown) => err);

@@ -11,6 +11,7 @@ import { LookoutNetworkError, LookoutTimeoutError, PaymentError, ResponseShapeEr
 import { payingFetch, tracing, type PaymentTrace } from "./paying-fetch.js";
 import { routeRequest } from "./route-request.js";
 import type { CallInfo, CallOptions } from "./types.js";
+import type { VerdictVerifier } from "./verdicts.js";
 
 export interface CallDeps {
   baseUrl: string;
@@ -23,6 +24,8 @@ export interface CallDeps {
   validateResponses: boolean;
   credit: CreditBundle | null;
   onCall: ((info: CallInfo) => void) | undefined;
+  /** Checks the signed verdicts of preflight, trial, batch and forensics answers; null: not checked. */
+  verifyVerdicts: VerdictVerifier | null;
 }
 
 /**
@@ -71,6 +74,7 @@ export async function callRoute(contract: AnyRouteContract, input: Record<string
     transaction: settlementOf(res),
     creditBalance: credit && !trace.sent ? credit.state().balance : null,
   });
+  if (deps.verifyVerdicts && contract.signedVerdicts) await deps.verifyVerdicts(contract, input, body, { routeId: contract.id, paymentSent: trace.sent });
   if (deps.validateResponses) {
     const parsed = answerSchema(contract).safeParse(body);
     if (!parsed.success) {

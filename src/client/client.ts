@@ -6,6 +6,7 @@ import { callRoute, type CallDeps } from "./call-route.js";
 import { CreditBundle, type CreditState } from "./credit-bundle.js";
 import { DEFAULT_NETWORKS } from "./paying-fetch.js";
 import type { CallInfo, CallOptions, LookoutMethods } from "./types.js";
+import { createVerdictVerifier } from "./verdicts.js";
 
 export interface LookoutClientOptions {
   /** The service: https, or http on loopback (e.g. http://localhost:8402 for `npm start`). */
@@ -26,6 +27,16 @@ export interface LookoutClientOptions {
   fetch?: typeof fetch;
   /** Called after every answered call. */
   onCall?: (info: CallInfo) => void;
+  /**
+   * Verify the signed verdict of every preflight, trial, batch and forensics answer against the
+   * service's JWKS (default true); a bad or missing one throws VerdictSignatureError.
+   */
+  verifyVerdicts?: boolean;
+  /**
+   * Judge each verdict's expiry (observed_at + 5 min) at this time, in ms. Default: a fresh
+   * answer is not failed for the agent's clock skew; a kept verdict's `verified.exp` says until when it holds.
+   */
+  now?: () => number;
 }
 
 export interface LookoutClient extends LookoutMethods {
@@ -43,9 +54,11 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
   const maxPayment = options.maxPaymentUsdc === undefined ? undefined : String(options.maxPaymentUsdc);
   if (maxPayment !== undefined && !/^\d+(\.\d{1,6})?$/.test(maxPayment))
     throw new TypeError(`maxPaymentUsdc must be a USDC amount with at most 6 decimals, got ${maxPayment}`);
+  const baseUrl = checkedBaseUrl(options.baseUrl);
+  const transport = options.fetch ?? globalThis.fetch;
   const deps: CallDeps = {
-    baseUrl: checkedBaseUrl(options.baseUrl),
-    fetch: options.fetch ?? globalThis.fetch,
+    baseUrl,
+    fetch: transport,
     signer: options.signer,
     networks: options.networks ?? DEFAULT_NETWORKS,
     maxPaymentUsdc: maxPayment,
@@ -53,6 +66,7 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
     validateResponses: options.validateResponses ?? false,
     credit: options.creditId ? new CreditBundle(options.creditId) : null,
     onCall: options.onCall,
+    verifyVerdicts: options.verifyVerdicts === false ? null : createVerdictVerifier(baseUrl, transport, options.now),
   };
   const methods = Object.fromEntries(
     (Object.keys(routeContracts) as RouteName[]).map((name) => [

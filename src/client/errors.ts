@@ -145,5 +145,11 @@ export class LookoutNetworkError extends LookoutError {
  */
 export class PaymentError extends LookoutError {}
 
+/**
+ * A verdict whose signature is missing, does not verify against the service's JWKS, has expired,
+ * or signs other values than the answer states (docs/verdicts.md). Do not act on that answer.
+ */
+export class VerdictSignatureError extends LookoutError {}
+
 /** The answer does not match the route's response schema (only with validateResponses). */
 export class ResponseShapeError extends LookoutError {}

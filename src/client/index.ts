@@ -18,5 +18,8 @@ export type {
   RecommendedAction,
   RouteInput,
   RouteOutput,
+  Verified,
 } from "./types.js";
+export { VERDICT_JWS, type VerdictClaims } from "../contracts/verdict.js";
+export { requirementDigest, canonicalTerms, readPaymentRequired, type QuoteChallenge, type QuoteTerms } from "../contracts/quote.js";
 export { routeContracts, type RouteName } from "../contracts/index.js";

@@ -2,14 +2,26 @@ import type { z } from "@hono/zod-openapi";
 import type { Attribution } from "../contracts/attribution.js";
 import type { RouteContracts, RouteName } from "../contracts/index.js";
 import type { RecommendedActionSchema } from "../contracts/preflight/schemas.js";
+import type { VerdictClaims } from "../contracts/verdict.js";
 
 /** A route's input: its body fields, its path parameters, and `secret` where it takes one. */
 export type RouteInput<C> = (C extends { body: infer B extends z.ZodType } ? z.input<B> : unknown) &
   (C extends { params: infer P extends z.ZodType } ? z.input<P> : unknown) &
   (C extends { bearerSecret: string } ? { secret: string } : unknown);
 
-/** A route's 200 answer, with `attribution` on product routes. */
-export type RouteOutput<C> = (C extends { response: infer R extends z.ZodType } ? z.output<R> : never) &
+/** The claims of a verdict whose signature the client verified (docs/verdicts.md); not serialised. */
+export interface Verified {
+  readonly verified: VerdictClaims;
+}
+
+type WithVerified<T> = T extends { results: Array<infer E> } ? Omit<T, "results"> & { results: Array<E & Verified> } : T & Verified;
+
+/** A route's 200 answer, with `attribution` on product routes and `verified` on each checked verdict. */
+export type RouteOutput<C> = (C extends { response: infer R extends z.ZodType }
+  ? C extends { signedVerdicts: string }
+    ? WithVerified<z.output<R>>
+    : z.output<R>
+  : never) &
   (C extends { product: string } ? { attribution: Attribution } : unknown);
 
 export interface CallOptions {

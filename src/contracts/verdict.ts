@@ -10,6 +10,8 @@ export const VERDICT_JWS = {
   typ: "lookout-verdict+jwt",
   /** A verdict speaks for the moment it was observed: it expires 5 minutes later. */
   lifetimeSeconds: 300,
+  /** Where the service publishes the keys, under its base URL. */
+  jwksPath: "/.well-known/jwks.json",
 } as const;
 
 export const VerdictClaimsSchema = z.object({

@@ -46,6 +46,8 @@ function fake(answer: (req: Request) => Response | Promise<Response>, options: P
       requests.push(req);
       return answer(req);
     }) as typeof fetch,
+    // The fake answers carry no signed verdict; test/client/guard-quote.test.ts checks verification against the real service.
+    verifyVerdicts: false,
     ...options,
   });
   return { client, requests };

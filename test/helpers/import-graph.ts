@@ -9,18 +9,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
  * composition root. No exceptions: the wire vocabulary lives in src/contracts.
  */
 export const SERVER_CODE = [/^src\/(http|services|db|workers|chain|demo|cli)\//, /^src\/(main|roles|context|config)\.ts$/];
-export const SERVER_PACKAGES = [
-  "kysely",
-  "undici",
-  "pg",
-  "@electric-sql/pglite",
-  "pino",
-  "prom-client",
-  "@hono/node-server",
-  "jose",
-  "standardwebhooks",
-  "solc",
-];
+export const SERVER_PACKAGES = ["kysely", "undici", "pg", "@electric-sql/pglite", "pino", "prom-client", "@hono/node-server", "standardwebhooks", "solc"];
 
 /** The files of `files` that are server code. */
 export const serverCodeIn = (files: Iterable<string>) => [...files].filter((f) => SERVER_CODE.some((re) => re.test(f)));

@@ -84,6 +84,18 @@ describe("signed verdicts", () => {
     expect(batch.results[1].warnings).toContain("unknown_endpoint");
   });
 
+  it("the sample in docs/verdicts.md (examples/verify-verdict.ts) verifies a verdict against a saved JWKS", async () => {
+    const { verifyVerdict } = await import("../../examples/verify-verdict.js");
+    const saved = await body(await app.request("/.well-known/jwks.json"));
+    const r = await body(await post("/t/preflight", { url: URL_ }));
+    const { claims, kid } = await verifyVerdict(r.signature, { jwks: saved }, ctx.clock.now());
+    expect(kid).toBe(saved.keys[0].kid);
+    expect(claims).toMatchObject({ url: URL_, ok: r.ok, warnings: r.warnings, observed_at: r.observed_at });
+    await expect(verifyVerdict(r.signature, { jwks: saved }, new Date(ctx.clock.now().getTime() + 301_000))).rejects.toThrow(
+      /"exp" claim timestamp check failed/,
+    );
+  });
+
   it("fails after any signed field is changed, and after five minutes", async () => {
     const report = await body(await post("/t/preflight", { url: URL_ }));
     const [header, payload, sig] = report.signature.split(".");

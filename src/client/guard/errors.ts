@@ -1,7 +1,14 @@
 import type { AlternativesAnswer, PreflightReport } from "../types.js";
 
 /** Why the guard stopped a payment. */
-export type BlockReason = "not_ok" | "action" | "unknown_endpoint" | "price_above_max" | "price_unknown";
+export type BlockReason =
+  | "not_ok"
+  | "action"
+  | "unknown_endpoint"
+  | "price_above_max"
+  | "price_unknown"
+  /** The signed verdict is bound to another requirement than the one the x402 client was about to sign. */
+  | "requirement_mismatch";
 
 /** The guard refused to let the agent pay `url`: the report, the reasons and, if asked for, alternatives. */
 export class PreflightBlockedError extends Error {
