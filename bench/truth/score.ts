@@ -40,7 +40,7 @@ export function scoreCodes(samples: readonly VerdictSample[], truths: ReadonlyMa
       if (downAt(truth, sample.at)) expected.add("dead");
       moments++;
       for (const s of scores.values()) {
-        if (STATE_CODES.has(s.code) && !stateSettled) continue;
+        if ((STATE_CODES.has(s.code) && !stateSettled) || truth.unscored?.includes(s.code)) continue;
         const want = expected.has(s.code);
         const got = warnings.includes(s.code);
         if (want) s.labelled++;

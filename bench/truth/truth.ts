@@ -35,6 +35,8 @@ export interface Truth {
   kind: string;
   timeline: Array<{ at: number; down: boolean }>;
   codes: string[];
+  /** Codes that may or may not fire by design (a cloaked quote's price codes): neither TP, FP nor FN. */
+  unscored?: string[];
 }
 
 export const downAt = (t: Truth, at: number) => t.timeline.filter((s) => s.at <= at).at(-1)?.down ?? false;
@@ -63,5 +65,6 @@ export function demoTruth(d: DemoEndpoint, from: number, to: number): Truth {
     timeline[0]!.down = flapIsDown(period, from);
     for (let b = Math.ceil(from / period) * period; b <= to; b += period) timeline.push({ at: b, down: flapIsDown(period, b) });
   }
-  return { url: d.url, source: "demo", kind: `${d.kind} ${d.method} ${new URL(d.url).pathname}`, timeline, codes };
+  const kind = `${d.kind} ${d.method} ${new URL(d.url).pathname}`;
+  return { url: d.url, source: "demo", kind, timeline, codes, ...(d.expected.mayAlso ? { unscored: [...d.expected.mayAlso] } : {}) };
 }

@@ -31,3 +31,19 @@ export const RESELLER_MIN_MARKUP = 3;
 
 /** The reseller refuses to call an upstream that takes longer than this. */
 export const RESELLER_UPSTREAM_TIMEOUT_MS = 15_000;
+
+/**
+ * When the switching quote traps change terms, after the fleet starts. A new listing is probed
+ * within 45 s of the first catalog poll and twice more 45 s apart, so the prober has read the
+ * listed terms long before; its first slot probe after 15 minutes (10-minute interval) reads the switch.
+ */
+export const DEFAULT_QUOTE_SWITCH_MS = 15 * 60_000;
+
+/** The one User-Agent the cloaked quote shows its listed price: Node's fetch, as @x402/fetch sends it. */
+export const CLOAK_USER_AGENT = "node";
+
+/** Where the payTo switcher sends payments after the switch: no demo provider's address. */
+export const SWITCHED_PAY_TO = "0xBAd0000000000000000000000000000000000Bad";
+
+/** A token that calls itself USDC at an address that is not the network's USDC. */
+export const LOOKALIKE_USDC = { address: "0x05dc0000000000000000000000000000000005DC", name: "USDC", version: "2" } as const;

@@ -76,4 +76,31 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     delistReasons: ["ghost_listing"],
     note: "no call ever: new_provider for its first 24 h here; never_paid_zombie (skip) once listed 30 days",
   },
+  // Quote traps (decision 0020): each reads skip once the prober has seen its departing terms.
+  cloaked_quote: {
+    naked: "402_unlisted_terms",
+    warnings: ["cloaking"],
+    delistReasons: [],
+    mayAlso: ["decoy_price_extreme", "price_mismatch", "price_switch", "price_outlier_high"],
+    note: "0.001 USDC to User-Agent node (the prober's fetch profile), 5000 to every other client: cloaking (skip) once two profiles were probed; while the newest probe wore another profile the price read is 5000, so the decoy and price codes fire too",
+  },
+  price_switch: {
+    naked: "402_unlisted_terms",
+    warnings: ["price_switch", "price_mismatch"],
+    delistReasons: [],
+    mayAlso: ["price_outlier_high"],
+    note: "listed and quoting 0.001 USDC, then 0.9 from quoteSwitchAfterMs (default 15 min) after the fleet started: skip from the first probe after the switch; price_switch for a day, price_mismatch while it lasts",
+  },
+  pay_to_switch: {
+    naked: "402_unlisted_terms",
+    warnings: ["pay_to_mismatch", "pay_to_changed"],
+    delistReasons: [],
+    note: "listed and quoting Mirage Labs' payTo, then another address from quoteSwitchAfterMs: skip from the first probe after the switch; pay_to_changed for 7 days",
+  },
+  non_usdc_asset: {
+    naked: "402_unlisted_terms",
+    warnings: ["asset_not_usdc"],
+    delistReasons: [],
+    note: "listed in USDC; its challenge names a token called USDC at another address: skip from its first probe",
+  },
 };

@@ -7,6 +7,7 @@ import { EXPECTATIONS } from "./expectations.js";
 import type { ListingSpec } from "./plan/listing-spec.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, REFUSED_LISTINGS, SPA_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
+import { QUOTE_TRAP_LISTINGS } from "./plan/quote-traps.js";
 import { createProviderBook } from "./providers.js";
 import type { PaymentTerms } from "./servers/payment-terms.js";
 import type { DemoCatalogItem, DemoEndpoint, DemoFleetOptions, DemoHosts } from "./types.js";
@@ -41,11 +42,13 @@ export function layOut(hosts: Omit<DemoHosts, "catalog">, resold: readonly Listi
     ...place(hosts.wildcard, WILDCARD_LISTINGS),
     ...place(hosts.spa, SPA_LISTINGS),
     ...place(hosts.reseller, resold),
+    ...place(hosts.quotes, QUOTE_TRAP_LISTINGS),
   ];
 }
 
 export function describeEndpoint(terms: PaymentTerms, placed: PlacedListing, item: DemoCatalogItem, upstreamOrigin: string): DemoEndpoint {
   const { spec, url } = placed;
+  const expected = EXPECTATIONS[spec.kind];
   return {
     url,
     method: spec.method,
@@ -58,7 +61,13 @@ export function describeEndpoint(terms: PaymentTerms, placed: PlacedListing, ite
     description: spec.description,
     tags: [...spec.service.tags],
     quality: { ...item.quality },
-    expected: { ...EXPECTATIONS[spec.kind], warnings: [...EXPECTATIONS[spec.kind].warnings], delistReasons: [...EXPECTATIONS[spec.kind].delistReasons] },
+    expected: {
+      ...expected,
+      warnings: [...expected.warnings],
+      delistReasons: [...expected.delistReasons],
+      ...(expected.mayAlso ? { mayAlso: [...expected.mayAlso] } : {}),
+    },
     ...(spec.upstreamPath ? { upstreamUrl: `${upstreamOrigin}${spec.upstreamPath}` } : {}),
+    ...(spec.quoteTrick ? { quoteTrick: structuredClone(spec.quoteTrick) } : {}),
   };
 }

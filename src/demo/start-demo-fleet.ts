@@ -2,10 +2,11 @@ import { systemClock } from "../lib/clock.js";
 import { addedCatalogItem, catalogItem } from "./catalog/catalog-item.js";
 import { catalogApp } from "./catalog/catalog-app.js";
 import { CatalogStore } from "./catalog/catalog-store.js";
-import { CATALOG_PATH, DEFAULT_FLAP_PERIOD_MS, DEFAULT_HOST, DEFAULT_SLOW_MS, STOP_GRACE_MS } from "./constants.js";
+import { CATALOG_PATH, DEFAULT_FLAP_PERIOD_MS, DEFAULT_HOST, DEFAULT_QUOTE_SWITCH_MS, DEFAULT_SLOW_MS, STOP_GRACE_MS } from "./constants.js";
 import { createPaymentTerms, describeEndpoint, layOut } from "./fleet-layout.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
+import { QUOTE_TRAP_LISTINGS } from "./plan/quote-traps.js";
 import { resellerListings } from "./plan/reseller.js";
 import { merchantApp } from "./servers/merchant-app.js";
 import { requirementFor } from "./servers/payment-terms.js";
@@ -18,15 +19,18 @@ import type { DemoFleet, DemoFleetOptions, DemoHosts } from "./types.js";
 /**
  * Starts the demo ecosystem on loopback: a marketplace host of healthy and faulty merchants,
  * separate hosts for a zombie service, a premium (decoy) provider, a wildcard-402 host, an SPA
- * host and a reseller, a listed port nothing answers on, and a Bazaar-format catalog of all of
- * them. Paid endpoints challenge through the x402 SDK's Hono middleware on `opts.facilitator`.
+ * host, a reseller, Mirage Labs' quote traps, a listed port nothing answers on, and a
+ * Bazaar-format catalog of all of them. Paid endpoints challenge through the x402 SDK's Hono middleware on `opts.facilitator`.
  */
 export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet> {
   const host = opts.host ?? DEFAULT_HOST;
   const clock = opts.clock ?? systemClock;
   const slowMs = opts.slowMs ?? DEFAULT_SLOW_MS;
   const flapPeriodMs = opts.flapPeriodMs ?? DEFAULT_FLAP_PERIOD_MS;
-  if (!(slowMs >= 0) || !(flapPeriodMs > 0)) throw new Error("demo fleet: slowMs must be >= 0 and flapPeriodMs > 0");
+  const quoteSwitchAfterMs = opts.quoteSwitchAfterMs ?? DEFAULT_QUOTE_SWITCH_MS;
+  if (!(slowMs >= 0) || !(flapPeriodMs > 0) || !(quoteSwitchAfterMs >= 0)) {
+    throw new Error("demo fleet: slowMs and quoteSwitchAfterMs must be >= 0 and flapPeriodMs > 0");
+  }
   const log = opts.log.child({ component: "demo-fleet" });
   const terms = await createPaymentTerms(opts);
 
@@ -38,7 +42,8 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   };
   const closeAll = (graceMs: number) => Promise.all(slots.map((s) => s.close(graceMs))).then(() => undefined);
   try {
-    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller] = [
+    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller, quotes] = [
+      await open(),
       await open(),
       await open(),
       await open(),
@@ -57,13 +62,16 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       wildcard: wildcard.origin,
       spa: spa.origin,
       reseller: reseller.origin,
+      quotes: quotes.origin,
       refused: `http://${refusedHostPort}`,
     };
     const resold = resellerListings(marketplace.hostPort);
-    const common = { terms, clock, slowMs, flapPeriodMs };
+    const switchAt = new Date(clock.now().getTime() + quoteSwitchAfterMs);
+    const common = { terms, clock, slowMs, flapPeriodMs, switchAt };
     marketplace.mount(merchantApp({ ...common, origin: marketplace.origin, listings: MARKETPLACE_LISTINGS }).fetch);
     zombie.mount(merchantApp({ ...common, origin: zombie.origin, listings: ZOMBIE_LISTINGS }).fetch);
     premium.mount(merchantApp({ ...common, origin: premium.origin, listings: PREMIUM_LISTINGS }).fetch);
+    quotes.mount(merchantApp({ ...common, origin: quotes.origin, listings: QUOTE_TRAP_LISTINGS }).fetch);
     wildcard.mount(wildcardApp({ terms, clock, origin: wildcard.origin, listings: WILDCARD_LISTINGS }).fetch);
     spa.mount(spaApp({ origin: spa.origin }).fetch);
     reseller.mount(resellerApp({ terms, clock, log, origin: reseller.origin, upstreamOrigin: marketplace.origin, listings: resold }).fetch);
@@ -78,7 +86,9 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     const endpoints = placed.map((p, i) => describeEndpoint(terms, p, items[i]!, marketplace.origin));
 
     const catalogUrl = `${catalog.origin}${CATALOG_PATH}`;
-    log.info({ catalogUrl, endpoints: endpoints.length, hosts, slowMs, flapPeriodMs }, "demo fleet listening");
+    // A newcomer's first URLs to try: one of each trap kind (docs/demo-fleet.md explains them).
+    const traps = Object.fromEntries(endpoints.filter((e) => e.kind !== "healthy").map((e) => [e.kind, e.url]));
+    log.info({ catalogUrl, endpoints: endpoints.length, hosts, slowMs, flapPeriodMs, quoteSwitchAt: switchAt, traps }, "demo fleet listening");
     let stopped: Promise<void> | undefined;
     return {
       catalogUrl,

@@ -17,12 +17,33 @@ export type DemoKind =
   | "spa_fallback"
   | "proxy_reseller"
   | "ghost"
-  | "never_paid";
+  | "never_paid"
+  | "cloaked_quote"
+  | "price_switch"
+  | "pay_to_switch"
+  | "non_usdc_asset";
 
 export type DemoMethod = "GET" | "POST";
 
-/** What a naked (unpaid) request to the endpoint gets. */
-export type NakedResponse = "402_challenge" | "402_challenge_after_delay" | "402_or_503_by_phase" | "5xx" | "connection_refused" | "200_html";
+/**
+ * What a naked (unpaid) request to the endpoint gets. `402_unlisted_terms`: a real challenge
+ * whose terms differ from the listed ones for some clients, from some moment, or always.
+ */
+export type NakedResponse =
+  "402_challenge" | "402_challenge_after_delay" | "402_or_503_by_phase" | "5xx" | "connection_refused" | "200_html" | "402_unlisted_terms";
+
+/**
+ * How a quote trap's challenge departs from its listing (decision 0020). `shownTo`: clients
+ * whose User-Agent is not exactly "node" (cloaking), everyone from `quoteSwitchAfterMs` after
+ * the fleet started (a switch), or everyone always. Unset terms stay the listed ones.
+ */
+export interface QuoteTrick {
+  shownTo: "not_node" | "after_switch" | "always";
+  /** USDC, decimal string. */
+  price?: string;
+  payTo?: string;
+  asset?: { address: string; name: string; version: string };
+}
 
 export interface DemoExpectation {
   naked: NakedResponse;
@@ -30,6 +51,12 @@ export interface DemoExpectation {
   warnings: string[];
   /** Delist-feed reasons (spec 2.13) expected for the listing, e.g. `ghost_listing`. */
   delistReasons: string[];
+  /**
+   * Codes that may fire too: a cloaked quote shows some request profiles the listed price and the
+   * rest another, so the price read follows the profile of its newest probe (and moves its
+   * provider's median price with it).
+   */
+  mayAlso?: string[];
   note: string;
 }
 
@@ -64,6 +91,8 @@ export interface DemoEndpoint {
   expected: DemoExpectation;
   /** Proxy resellers only: the listed URL the reseller forwards to. */
   upstreamUrl?: string;
+  /** Quote traps only: the terms the endpoint quotes instead of the listed ones, and to whom. */
+  quoteTrick?: QuoteTrick;
 }
 
 /** A listing added at run time; catalog only, nothing serves it unless the URL is a fleet URL. */
@@ -92,7 +121,9 @@ export interface DemoFleetOptions {
   flapPeriodMs?: number;
   /** Delay before the slow endpoint sends headers (default 2500 ms). */
   slowMs?: number;
-  /** Anchors catalog dates (lastCalledAt, lastUpdated); default the system clock. */
+  /** When the quote traps that switch (price, payTo) start quoting their other terms (default 15 minutes). */
+  quoteSwitchAfterMs?: number;
+  /** Anchors catalog dates (lastCalledAt, lastUpdated) and the quote switch; default the system clock. */
   clock?: Clock;
 }
 
@@ -105,6 +136,8 @@ export interface DemoHosts {
   wildcard: string;
   spa: string;
   reseller: string;
+  /** Mirage Labs' quote traps: cloaked, switched and non-USDC quotes. */
+  quotes: string;
   /** A port nothing listens on. */
   refused: string;
 }

@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { body } from "../helpers/http.js";
 import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
-import { startDemoFleet, type DemoCatalogItem, type DemoEndpoint, type DemoFleet } from "../../src/demo/index.js";
+import { startDemoFleet, type DemoCatalogItem, type DemoEndpoint, type DemoFleet, type DemoFleetOptions } from "../../src/demo/index.js";
 
 export const testLog = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 
@@ -15,7 +15,9 @@ export interface FleetOnDevnet {
 }
 
 /** A real devnet, its local facilitator, and the demo fleet settling through it. */
-export async function startFleetOnDevnet(opts: { slowMs?: number; flapPeriodMs?: number } = {}): Promise<FleetOnDevnet> {
+export async function startFleetOnDevnet(
+  opts: Pick<DemoFleetOptions, "slowMs" | "flapPeriodMs" | "clock" | "quoteSwitchAfterMs"> = {},
+): Promise<FleetOnDevnet> {
   const devnet = await startDevnet({ log: testLog });
   try {
     const fleet = await startDemoFleet({

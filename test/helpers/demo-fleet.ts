@@ -11,6 +11,7 @@ import type { TestContext } from "./context.js";
  * The demo fleet on `devnet`, ingested into `ctx` and probed for one hour at the default
  * 10-minute cadence on the context's clock (set to now first: payments are signed in real time),
  * with verdicts recomputed, so every demo endpoint carries the warnings an hour of probing gives.
+ * The fleet runs on the context's clock too, so its quote traps switch terms 15 minutes in.
  * The context needs ALLOW_PRIVATE_TARGETS=true: the fleet listens on loopback.
  */
 export async function startProbedDemoFleet(ctx: TestContext, devnet: Devnet): Promise<DemoFleet> {
@@ -23,6 +24,7 @@ export async function startProbedDemoFleet(ctx: TestContext, devnet: Devnet): Pr
     asset: { address: devnet.usdcAddress, name: "USDC", version: "2" },
     slowMs: 2100,
     flapPeriodMs: 24 * 3_600_000,
+    clock: ctx.clock,
   });
   try {
     const ingester = startIngester(ctx, [fleet.catalogUrl]);

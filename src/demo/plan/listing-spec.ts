@@ -1,6 +1,6 @@
 import type { Answer } from "../answers/seeded.js";
 import type { ProviderKey } from "../providers.js";
-import type { DemoKind, DemoMethod } from "../types.js";
+import type { DemoKind, DemoMethod, QuoteTrick } from "../types.js";
 
 /** A service as a marketplace shows it: a name, its billing provider and its topic tags. */
 export interface ServiceSpec {
@@ -36,6 +36,8 @@ export interface ListingSpec {
   failStatus?: number;
   /** Proxy resellers: the upstream listing's path on the marketplace server. */
   upstreamPath?: string;
+  /** Quote traps: the terms the challenge quotes instead of the listed ones (servers/quote-tricks.ts). */
+  quoteTrick?: QuoteTrick;
 }
 
 type ListingFields = Omit<ListingSpec, "service" | "kind" | "updatedDaysAgo"> & {

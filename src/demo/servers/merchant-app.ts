@@ -5,6 +5,7 @@ import type { Clock } from "../../lib/clock.js";
 import type { ListingSpec } from "../plan/listing-spec.js";
 import { failure, flapIsDown, msToNextFlap, requestInput, sleep } from "./behaviours.js";
 import { routeConfig, type PaymentTerms } from "./payment-terms.js";
+import { servedOption } from "./quote-tricks.js";
 
 export interface MerchantAppOptions {
   terms: PaymentTerms;
@@ -13,6 +14,8 @@ export interface MerchantAppOptions {
   clock: Clock;
   slowMs: number;
   flapPeriodMs: number;
+  /** When the switching quote traps change terms (servers/quote-tricks.ts). */
+  switchAt: Date;
 }
 
 const routeKey = (method: string, path: string) => `${method} ${path}`;
@@ -21,13 +24,16 @@ const routeKey = (method: string, path: string) => `${method} ${path}`;
  * One merchant host: each listing's path behind the x402 SDK's own Hono middleware. Faults are
  * applied before the middleware, as a crashed or overloaded app would show them to a naked
  * request: always-failing listings never reach it, the slow one reaches it late, the flapping
- * one reaches it only while up.
+ * one reaches it only while up. A quote trap's terms are resolved per request (quote-tricks.ts).
  */
 export function merchantApp(opts: MerchantAppOptions): Hono {
   const byKey = new Map(opts.listings.map((l) => [routeKey(l.method, l.path), l]));
   const live = opts.listings.filter((l) => l.failStatus === undefined);
   const routes: RoutesConfig = Object.fromEntries(
-    live.map((l) => [routeKey(l.method, l.path), routeConfig(opts.terms, l, `${opts.origin}${l.path}`, opts.clock.now())]),
+    live.map((l) => [
+      routeKey(l.method, l.path),
+      { ...routeConfig(opts.terms, l, `${opts.origin}${l.path}`, opts.clock.now()), accepts: servedOption(opts.terms, l, opts) },
+    ]),
   );
 
   const app = new Hono();
