@@ -45,8 +45,9 @@ describe("with npm start running", () => {
     const [refused, paid] = stdout.trim().split("\n");
     expect(refused).toMatch(new RegExp(`^refused ${decoy}: .*decoy_price_extreme`));
     expect(paid).toMatch(new RegExp(`^paid ${healthy.resource}\\?city=Lisbon: HTTP 200 .*Lisbon`));
-    // The merchant's price once, and two preflight checks of 0.001 USDC: nothing went to the decoy.
-    expect(before - (await balanceOf(agent.address))).toBe(BigInt(healthy.accepts[0]!.amount) + 2_000n);
+    // The merchant's price once, and three preflight checks of 0.001 USDC (each endpoint's, and the
+    // healthy one's payment as it was about to be signed): nothing went to the decoy.
+    expect(before - (await balanceOf(agent.address))).toBe(BigInt(healthy.accepts[0]!.amount) + 3_000n);
   }, 90_000);
 
   it("an MCP client lists every tool of lookout-mcp and calls each against the service", async () => {
