@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostLimiter } from "../../src/lib/host-limiter.js";
@@ -35,6 +36,17 @@ beforeAll(async () => {
           return send402(res, { header: paymentRequiredHeader(v2Challenge("10000")) });
         case "/v1-body":
           return send402(res, { body: JSON.stringify(v1Challenge("2500000")) });
+        case "/v1-body-gzip":
+        case "/v1-body-br": {
+          const raw = Buffer.from(JSON.stringify(v1Challenge("2500000")));
+          const br = path.endsWith("br");
+          return res
+            .writeHead(402, { "content-type": "application/json", "content-encoding": br ? "br" : "gzip" })
+            .end(br ? brotliCompressSync(raw) : gzipSync(raw));
+        }
+        case "/gzip-bomb":
+          // 64 MiB of zeros, a few dozen KiB on the wire: read only up to the cap.
+          return res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(Buffer.alloc(64 * 1024 * 1024)));
         case "/v2-body":
           return send402(res, { body: JSON.stringify(v2Challenge("1000000000")) });
         case "/no-challenge":
@@ -163,6 +175,13 @@ describe("outcome classes", () => {
     const started = performance.now();
     expect(await probe("/endless")).toMatchObject({ outcome: "healthy", statusCode: 200 });
     expect(await probe("/endless-402")).toMatchObject({ outcome: "healthy", statusCode: 402, priceUsdc: "0.000007" });
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it("decodes gzip and br bodies, as the profiles' accept-encoding invites, and caps decoded bytes", async () => {
+    for (const path of ["/v1-body-gzip", "/v1-body-br"]) expect(await probe(path)).toMatchObject({ outcome: "healthy", priceUsdc: "2.5", challengeVersion: 1 });
+    const started = performance.now();
+    expect(await probe("/gzip-bomb")).toMatchObject({ outcome: "healthy", statusCode: 200 });
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 

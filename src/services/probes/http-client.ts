@@ -1,4 +1,5 @@
-import { interceptors, request, type Agent } from "undici";
+import { request, type Agent } from "undici";
+import { decodedBody, type BodyStream } from "./decode-body.js";
 import type { HostLimiter } from "../../lib/host-limiter.js";
 import { classifyNetworkError, type NetworkErrorKind } from "./network-error.js";
 
@@ -44,7 +45,6 @@ export interface HttpClientOptions {
  * cap counts decoded bytes. Headers are the request's own (probes/profiles.ts): none names us.
  */
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
-  const dispatcher = opts.dispatcher.compose(interceptors.decompress());
   return {
     async request(req) {
       if (!URL.canParse(req.url)) return { ok: false, kind: "other", message: `not a URL: ${req.url}` };
@@ -63,11 +63,11 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           method: req.method as "GET",
           headers: req.headers,
           body: req.body,
-          dispatcher,
+          dispatcher: opts.dispatcher,
           signal: abort.signal,
         });
         const latencyMs = Math.round(performance.now() - started);
-        const { body, truncated } = await readCapped(res.body, opts.maxBodyBytes);
+        const { body, truncated } = await readCapped(decodedBody(res.body, res.headers["content-encoding"]), opts.maxBodyBytes);
         return { ok: true, status: res.statusCode, headers: res.headers, body, truncated, latencyMs };
       } catch (err) {
         return { ok: false, kind: classifyNetworkError(err, timedOut), message: (err as Error).message ?? String(err) };
@@ -79,7 +79,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   };
 }
 
-async function readCapped(stream: AsyncIterable<Buffer> & { destroy(): void }, cap: number) {
+async function readCapped(stream: BodyStream, cap: number) {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
