@@ -42,9 +42,12 @@ async function readActive(db: Kysely<Database>): Promise<SigningKey | undefined>
   return { kid: row.kid, privateKey: await importJWK(row.private_jwk as JWK, SIGNING.alg) };
 }
 
+/** A verdict signed just before a rotation lives 5 minutes, plus up to a minute until every process re-reads the key (decision 0021). */
+export const RETIRED_KEY_GRACE_MS = 10 * 60_000;
+
 /**
- * The public keys anyone verifies certificates with: the active key, and retired keys while a
- * certificate they signed is still valid.
+ * The public keys anyone verifies certificates and signed verdicts with: the active key, keys
+ * retired within the grace period, and retired keys while a certificate they signed is valid.
  */
 export async function publicJwks(db: Kysely<Database>, now: Date): Promise<{ keys: JWK[] }> {
   const rows = await db
@@ -53,6 +56,7 @@ export async function publicJwks(db: Kysely<Database>, now: Date): Promise<{ key
     .where((eb) =>
       eb.or([
         eb("k.retired_at", "is", null),
+        eb("k.retired_at", ">", new Date(now.getTime() - RETIRED_KEY_GRACE_MS)),
         eb.exists(
           eb
             .selectFrom("certificates as c")
