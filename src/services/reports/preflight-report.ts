@@ -119,6 +119,5 @@ export function preflightReport(s: Subject, now: Date): PreflightReport {
     metadata: metadataOf(s, verdict),
     observed_at: now.toISOString(),
     evidence: evidenceOf(s, verdict, now),
-    ...(s.quote ? { quote: s.quote } : {}),
   };
 }
