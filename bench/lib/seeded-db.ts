@@ -136,7 +136,7 @@ async function buildCache(cached: string, listings: number): Promise<void> {
 /** Changes whenever the seed or the snapshot SQL changes, so a folder of other data is never reused. */
 function seedKey(): string {
   const hash = createHash("sha256");
-  for (const f of ["bench/lib/seed-catalog.ts", "src/services/snapshots/evidence-sql.ts", "src/services/snapshots/recompute-snapshots.ts"]) {
+  for (const f of ["bench/lib/seed-catalog.ts", "src/services/evidence/snapshot-sql.ts", "src/services/evidence/snapshots.ts"]) {
     hash.update(f).update(readFileSync(join(root, f)));
   }
   return hash.digest("hex").slice(0, 12);

@@ -4,7 +4,9 @@
  * (target ratio >= 0.5), p99 of credit-paid preflight at 1,000 requests/s evenly spaced (target
  * <= 5 ms; bench/lib/paced-load.ts; the bare route's p99 at the same rate is printed beside it as
  * the floor of this setup), batch-of-50 p50
- * (<= 15 ms) and forensics p99 (<= 25 ms). Prints the figure last.
+ * (<= 15 ms) and forensics p99 (<= 25 ms); and what the verdict signature costs: credit-paid
+ * preflight signed and unsigned (bench/preflight/unsigned.ts) in alternating parts of the same
+ * run (target: signing costs <= 10% of the unsigned throughput). Prints that ratio last.
  *
  * A short warm-up of trial and credit-paid calls comes first, then ANALYZE of the tables they
  * write, as autovacuum does within a minute of a deployment's first writes: the seeded copy starts
@@ -17,16 +19,20 @@ import { forensicsRoute } from "../../src/http/routes/preflight/forensics.js";
 import { benchCredit, listingUrl, LISTINGS, randomIp, randomListing, startBenchService, unpaid } from "../lib/bench-service.js";
 import { load, summary } from "../lib/load.js";
 import { pacedLoad, pacedSummary } from "../lib/paced-load.js";
+import { UNSIGNED_PATH, unsignedPreflight } from "./unsigned.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RATE = 1_000;
-const svc = await startBenchService([unpaid(preflightBatchRoute, "/bench/batch"), unpaid(forensicsRoute, "/bench/forensics")]);
+const unsigned = unsignedPreflight();
+const svc = await startBenchService([unpaid(preflightBatchRoute, "/bench/batch"), unpaid(forensicsRoute, "/bench/forensics"), unsigned.route]);
+await unsigned.attach(svc.ctx);
 const base = svc.server.url;
 const credit = await benchCredit(svc.ctx);
 const urlBody = () => JSON.stringify({ url: randomListing() });
 
 await load({ url: `${base}/api/v1/preflight-trial`, body: urlBody, perRequestHeaders: () => ({ "x-forwarded-for": randomIp() }), seconds: 2, connections: 16 });
 await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: 2, connections: 16 });
+await load({ url: `${base}${UNSIGNED_PATH}`, body: urlBody, headers: { "x-credit-id": credit }, seconds: 1, connections: 16 });
 await sql`analyze trial_cache, trial_counters, credits`.execute(svc.ctx.db.db);
 
 const bare = await load({ url: `${base}/bench/bare`, method: "GET", seconds: SECONDS, connections: 16 });
@@ -52,6 +58,21 @@ for (let part = 0; part < trialParts; part++) {
   trialLines.push(summary(`preflight-trial, part ${part + 1} of ${trialParts}`, r));
 }
 const credited = await load({ url: `${base}/api/v1/preflight`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS, connections: 16 });
+// Signed and unsigned in alternating parts, so a drift of the machine during the run falls on both alike.
+// Beside the rates, the process's CPU time and its event loop's busy time per answer: figures
+// that hold when other work shares the machine (the load generator's share is in both alike).
+const signing = { signed: { answers: 0, seconds: 0, cpuUs: 0, loopMs: 0 }, unsigned: { answers: 0, seconds: 0, cpuUs: 0, loopMs: 0 } };
+for (let part = 0; part < 4; part++) {
+  const which = part % 2 === 0 ? "unsigned" : "signed";
+  const path = which === "signed" ? "/api/v1/preflight" : UNSIGNED_PATH;
+  const [cpu0, loop0] = [process.cpuUsage(), performance.eventLoopUtilization()];
+  const r = await load({ url: `${base}${path}`, body: urlBody, headers: { "x-credit-id": credit }, seconds: SECONDS / 2, connections: 16 });
+  const cpu = process.cpuUsage(cpu0);
+  signing[which].cpuUs += cpu.user + cpu.system;
+  signing[which].loopMs += performance.eventLoopUtilization(loop0).active;
+  signing[which].answers += r["2xx"];
+  signing[which].seconds += r.duration;
+}
 // 1,000 requests/s evenly spaced; the bare route at the same rate is the floor of this setup's tail (the load generator shares the process).
 const bareFixed = await pacedLoad({ url: `${base}/bench/bare`, method: "GET", rate: RATE, seconds: SECONDS, connections: 16 });
 const fixed = await pacedLoad({
@@ -94,4 +115,11 @@ console.log(
 );
 console.log(
   `preflight-trial = ${trialRate.toFixed(0)} answers/s; credit-paid preflight = ${credited.requests.average.toFixed(0)} req/s; ratio to bare Hono = ${trialRatio.toFixed(2)} / ${creditRatio.toFixed(2)}`,
+);
+const perAnswer = (p: typeof signing.signed) => `${(p.cpuUs / p.answers).toFixed(0)} µs CPU, ${((p.loopMs * 1000) / p.answers).toFixed(0)} µs event loop`;
+console.log(`per credit-paid answer: signed ${perAnswer(signing.signed)}; unsigned ${perAnswer(signing.unsigned)}`);
+const signedRate = signing.signed.answers / signing.signed.seconds;
+const unsignedRate = signing.unsigned.answers / signing.unsigned.seconds;
+console.log(
+  `verdict signing: credit-paid preflight signed ${signedRate.toFixed(0)} answers/s, unsigned ${unsignedRate.toFixed(0)} answers/s; signing costs ${((1 - signedRate / unsignedRate) * 100).toFixed(1)}% of credit-paid throughput (target <= 10%); signed/unsigned = ${(signedRate / unsignedRate).toFixed(3)}`,
 );
