@@ -1,5 +1,6 @@
-import { requirementDigest, sameAddress, type QuoteChallenge, type QuoteTerms } from "../../contracts/quote.js";
+import { requirementDigest, sameAddress, type QuoteChallenge } from "../../contracts/quote.js";
 import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
+import { selectAccept } from "../probes/challenge.js";
 import { tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
 import { atomicToUsdc } from "../../lib/usdc.js";
 import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
@@ -23,17 +24,6 @@ export interface QuoteCheck {
   warnings: WarningCode[];
 }
 
-/** The entry an agent would sign for this listing: on its network when one is listed, `exact` first. */
-export function selectRequirement(challenge: QuoteChallenge, network: string | null): number {
-  const on = (t: QuoteTerms) => network === null || canonicalNetwork(t.network) === canonicalNetwork(network);
-  const order = [(t: QuoteTerms) => on(t) && t.scheme === "exact", on, (t: QuoteTerms) => t.scheme === "exact"];
-  for (const test of order) {
-    const i = challenge.accepts.findIndex(test);
-    if (i >= 0) return i;
-  }
-  return 0;
-}
-
 const sameText = (a: string | null, b: string | null) => a !== null && b !== null && a === b;
 const sameResource = (a: string | null, b: string | null) => a !== null && b !== null && (tryNormalizeHttpUrl(a) ?? a) === (tryNormalizeHttpUrl(b) ?? b);
 const sameNetwork = (a: string | null, b: string | null) => a !== null && b !== null && canonicalNetwork(a) === canonicalNetwork(b);
@@ -54,8 +44,9 @@ const big = (a: string | null) => (a === null ? null : BigInt(a));
 
 /** The agent's quote against the listing's terms and the observed history (pure but for the digest). */
 export async function checkQuote(challenge: QuoteChallenge, listed: ListedQuote | null, observed: ObservedQuote | null): Promise<QuoteCheck> {
-  const index = selectRequirement(challenge, listed?.network ?? observed?.live?.network ?? null);
-  const q = challenge.accepts[index]!;
+  // The entry an agent would sign for this listing: the one the prober prices it by.
+  const q = selectAccept(challenge, { network: listed?.network ?? observed?.live?.network ?? null, asset: listed?.asset ?? null });
+  const index = challenge.accepts.indexOf(q);
   const seen = observed?.seen;
   const terms = {
     pay_to: term(q.payTo, listed?.payTo ?? null, seen?.pay_to ?? [], sameAddress),
