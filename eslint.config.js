@@ -13,22 +13,18 @@ const zones = [
   },
   { target: "./src/db", from: ["./src/services", "./src/http", "./src/workers"], message: "db knows no services, http or workers" },
   { target: "./src/lib", from: "./src", except: ["./lib"], message: "lib imports nothing of src outside lib" },
-  { target: "./src/services", from: "./src/client", message: "services import no client code" },
   // Outside code reaches services through the one bag (createServices) and names their types,
   // constants and pure helpers through index.ts (src/services/exports.ts lists them).
   {
-    target: ["./src/http", "./src/workers", "./src/cli", "./src/mcp", "./src/roles.ts", "./src/main.ts"],
+    target: ["./src/http", "./src/workers", "./src/cli", "./src/roles.ts", "./src/main.ts"],
     from: "./src/services",
     except: ["./index.ts", "./errors.ts"],
-    message: "http, workers, cli and mcp reach services only through src/services/index.ts (the bag, types) and src/services/errors.ts",
+    message: "http, workers and cli reach services only through src/services/index.ts (the bag, types) and src/services/errors.ts",
   },
-  // The wire vocabulary is shared by server, client and MCP (and becomes packages/contracts).
-  { target: "./src/contracts", from: "./src", except: ["./contracts"], message: "contracts import only each other and zod" },
-  { target: "./src/client", from: "./src", except: ["./client", "./contracts", "./lib"], message: "the client loads only client, contracts and lib code" },
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/", "data/", "node_modules/", "coverage/", "test-artifacts/"] },
+  { ignores: ["**/dist/", "data/", "node_modules/", "coverage/", "test-artifacts/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,14 +51,28 @@ export default tseslint.config(
       "import-x/no-restricted-paths": ["error", { zones }],
     },
   },
-  // Packages too: the contracts folder becomes a package whose only dependencies are these.
-  {
-    files: ["src/contracts/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^(?!\\.|(zod|@hono/zod-openapi)$)", message: "contracts import only each other and zod (@hono/zod-openapi)" }] },
+  // Each package imports only its own files and the packages its package.json declares: the
+  // pack-and-install test proves the same from the tarballs.
+  ...["contracts", "client", "mcp"].map((name) => ({
+    files: [`packages/${name}/src/**/*.ts`],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [
+        createNodeResolver({
+          extensions: [".ts", ".js"],
+          extensionAlias: { ".js": [".ts", ".js"] },
+          conditionNames: ["@x402-lookout/source", "types", "import", "default"],
+        }),
       ],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
     },
-  },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-extraneous-dependencies": [
+        "error",
+        { packageDir: [`packages/${name}`], devDependencies: false, peerDependencies: true, includeTypes: true },
+      ],
+      "import-x/no-relative-packages": "error",
+    },
+  })),
 );

@@ -1,3 +1,4 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers: 2 };
@@ -29,10 +30,16 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * other files for the two cores.
  */
 export default defineConfig({
+  // The workspace packages run from their TypeScript sources, as `npm start` runs them.
+  resolve: { conditions: ["@x402-lookout/source", ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ["@x402-lookout/source", ...defaultServerConditions] } },
   test: {
     projects: [
-      { test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...(onPostgres ? databaseFree : [])] } },
-      { test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: onPostgres ? databaseFree : [], fileParallelism: false } },
+      { extends: true, test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...(onPostgres ? databaseFree : [])] } },
+      {
+        extends: true,
+        test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: onPostgres ? databaseFree : [], fileParallelism: false },
+      },
     ],
   },
 });

@@ -3,7 +3,7 @@
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
-import { createLookoutClient, guardFetch, PreflightBlockedError } from "x402-lookout/client";
+import { createLookoutClient, guardFetch, PreflightBlockedError } from "@x402-lookout/client";
 
 const wallet = privateKeyToAccount(process.env.PAYER_KEY as `0x${string}`);
 const client = x402Client.fromConfig({ schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(wallet) }] });

@@ -123,19 +123,23 @@ async function countProbes(): Promise<number> {
 async function startBenchProber(): Promise<{ shape: string; stop(): Promise<void> }> {
   if (svc.db.url) {
     const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-prober-"));
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../../src/main.ts", import.meta.url))], {
-      env: {
-        ...process.env,
-        ROLE: "prober",
-        DATABASE_URL: svc.db.url,
-        CATALOG_URLS: "http://127.0.0.1:9/unused", // not demo mode; the prober role does not poll catalogs
-        PROBE_INTERVAL_SECONDS: String(PROBE_INTERVAL_SECONDS),
-        ALLOW_PRIVATE_TARGETS: "true",
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@x402-lookout/source", "--import", "tsx", fileURLToPath(new URL("../../src/main.ts", import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          ROLE: "prober",
+          DATABASE_URL: svc.db.url,
+          CATALOG_URLS: "http://127.0.0.1:9/unused", // not demo mode; the prober role does not poll catalogs
+          PROBE_INTERVAL_SECONDS: String(PROBE_INTERVAL_SECONDS),
+          ALLOW_PRIVATE_TARGETS: "true",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "warn",
+        },
+        stdio: ["ignore", "ignore", "inherit"],
       },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    );
     const exited = new Promise((resolve) => child.once("exit", resolve));
     return {
       shape: "own process",

@@ -14,7 +14,9 @@ export interface Fleet {
 /** Starts the fleet server in its own process, so its CPU and memory are not the prober's. */
 export async function spawnFleet(hosts: number): Promise<Fleet> {
   const entry = fileURLToPath(new URL("./fleet-server.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", entry, String(hosts)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--conditions=@x402-lookout/source", "--import", "tsx", entry, String(hosts)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`fleet server exited with ${code}`)));

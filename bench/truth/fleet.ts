@@ -4,7 +4,7 @@ import { catalogApp } from "../../src/demo/catalog/catalog-app.js";
 import { CatalogStore } from "../../src/demo/catalog/catalog-store.js";
 import { CATALOG_PATH } from "../../src/demo/constants.js";
 import { openSlot, type ServerSlot } from "../../src/demo/servers/slot.js";
-import { usdcToAtomic } from "../../src/lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { spawnHosts, type BenchHost, type EndpointState, type HostLog } from "./hosts.js";
 
 /** settled: listed with an hour of history before the run; refusable: alone on its host; new: listed mid-run. */

@@ -40,7 +40,7 @@ export interface HostProcess {
 /** Starts the process that serves every bench host (host-server.ts). */
 export async function spawnHosts(): Promise<HostProcess> {
   const entry = fileURLToPath(new URL("./host-server.ts", import.meta.url));
-  const child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(entry, [], { execArgv: ["--conditions=@x402-lookout/source", "--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const waiters: Array<(m: HostReply) => boolean> = [];
   child.on("message", (m: HostReply) => {
     const i = waiters.findIndex((w) => w(m));

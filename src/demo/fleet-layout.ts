@@ -2,7 +2,7 @@ import { x402ResourceServer } from "@x402/core/server";
 import type { Network } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
-import { usdcToAtomic } from "../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { EXPECTATIONS } from "./expectations.js";
 import type { ListingSpec } from "./plan/listing-spec.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";

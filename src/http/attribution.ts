@@ -1,8 +1,8 @@
-import type { Attribution } from "../contracts/attribution.js";
+import type { Attribution } from "@x402-lookout/contracts/attribution";
 import { SERVICE_NAME } from "../lib/attribution.js";
 
 export { SERVICE_NAME };
-export { AttributionSchema, type Attribution } from "../contracts/attribution.js";
+export { AttributionSchema, type Attribution } from "@x402-lookout/contracts/attribution";
 
 export const specUrl = (base: string) => `${base}/spec`;
 

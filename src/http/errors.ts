@@ -3,7 +3,7 @@
  * Routes throw ApiError (or a subclass), services a DomainError that ANSWERS maps; the app's
  * onError turns anything else into a 500 without leaking internals.
  */
-import type { ErrorStatus } from "../contracts/contract.js";
+import type { ErrorStatus } from "@x402-lookout/contracts/contract";
 import type { AnyDomainError, DomainError, DomainErrorKind } from "../services/errors.js";
 
 export type { ErrorStatus };

@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { attribution, attributionHeaders } from "./attribution.js";
-import { answerSchema } from "../contracts/answer-schema.js";
+import { answerSchema } from "@x402-lookout/contracts/answer-schema";
 import { DomainError } from "../services/errors.js";
 import { ApiError, toApiError } from "./errors.js";
 import { readInput } from "./input.js";

@@ -1,15 +1,21 @@
+import { zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
+import { SCHEMA_NAMES } from "@x402-lookout/contracts/schema-names";
 import type { AppEnv } from "./app-env.js";
-import { answerSchema } from "../contracts/answer-schema.js";
+import { answerSchema } from "@x402-lookout/contracts/answer-schema";
 import type { AnyRouteDef } from "./registry.js";
-import { usdcToAtomic } from "../lib/usdc.js";
-import { ErrorBodySchema, PaymentRequiredSchema } from "../contracts/common.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
+import { ErrorBodySchema, PaymentRequiredSchema } from "@x402-lookout/contracts/common";
 import { SERVICE_NAME } from "./attribution.js";
 
 export const API_VERSION = "1.0.0";
 
 /** Hono's ":id" to OpenAPI's "{id}". */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+
+// The contracts name their shared schemas apart from zod's global registry; the OpenAPI
+// generator reads a component's name from its own registry.
+for (const [schema, refId] of SCHEMA_NAMES) zodToOpenAPIRegistry.add(schema, { ...zodToOpenAPIRegistry.get(schema), _internal: { refId } });
 
 /** Registers every route in the app's OpenAPI registry and serves the 3.1.0 document. */
 export function registerOpenApi(app: OpenAPIHono<AppEnv>, base: string, routes: readonly AnyRouteDef[]): void {

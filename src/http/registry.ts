@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { RouteContract } from "../contracts/contract.js";
+import type { RouteContract } from "@x402-lookout/contracts/contract";
 import type { Logger } from "../lib/log.js";
 import type { Services } from "../services/index.js";
 

@@ -1,4 +1,4 @@
-import { atomicToUsdc } from "./usdc.js";
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 
 /**
  * Money in answers without floating-point artefacts: amounts are worked in integer micro-USDC

@@ -1,7 +1,7 @@
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAccount } from "../../src/chain/devnet-accounts.js";
-import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
+import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import { issueCertificate, type IssueInput } from "../../src/services/certificates/issue.js";
 import { viewCertificate } from "../../src/services/certificates/live-state.js";
 import { ClaimRefused } from "../../src/services/errors.js";

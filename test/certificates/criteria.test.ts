@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CertificateBody } from "../../src/contracts/verified/schemas.js";
+import { CertificateBody } from "@x402-lookout/contracts/verified/schemas";
 import { evaluateCriteria, type CriterionReport } from "../../src/services/certificates/criteria.js";
 import type { ListingEvidence } from "../../src/services/certificates/evidence.js";
 import { parseScope } from "../../src/services/certificates/scope.js";

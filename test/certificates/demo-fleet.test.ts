@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
+import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import { body } from "../helpers/http.js";
 import { x402PayingFetch } from "../helpers/x402-payer.js";
 import { startDemoScenario, type DemoScenario } from "../discovery/demo-scenario.js";

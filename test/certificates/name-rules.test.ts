@@ -1,7 +1,7 @@
 import { recoverMessageAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE, EXAMPLE_ISSUER } from "../../src/contracts/verified/examples.js";
-import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
+import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE, EXAMPLE_ISSUER } from "@x402-lookout/contracts/verified/examples";
+import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import { imitation, nameSkeleton } from "../../src/services/certificates/name-rules.js";
 
 describe("name skeletons", () => {

@@ -2,7 +2,7 @@ import { createRemoteJWKSet, jwtVerify } from "jose";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAccount } from "../../src/chain/devnet-accounts.js";
-import { certificateProofMessage } from "../../src/contracts/verified/proof.js";
+import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { body, refusedInput } from "../helpers/http.js";

@@ -16,7 +16,7 @@ interface Started {
 }
 
 async function startChild(mode: string, opts: { ownProcessGroup?: boolean } = {}): Promise<Started> {
-  const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, mode], {
+  const child = spawn(process.execPath, ["--conditions=@x402-lookout/source", "--import", "tsx", FIXTURE, mode], {
     stdio: ["ignore", "pipe", "pipe"],
     detached: opts.ownProcessGroup ?? false,
   });

@@ -15,7 +15,7 @@ let pg: TestDb | undefined;
 /** `npm run lookout -- ...` as an operator runs it, on the configured database. */
 async function lookout(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/lookout.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, ["--conditions=@x402-lookout/source", "--import", "tsx", "src/cli/lookout.ts", ...args], {
       env: { ...process.env, LOG_LEVEL: "silent", ...env },
       timeout: 20_000,
     });

@@ -15,8 +15,8 @@ import {
   UnexpectedStatusError,
   UnsupportedMediaTypeError,
   type LookoutError,
-} from "x402-lookout/client";
-import { checkedBaseUrl } from "../../src/client/base-url.js";
+} from "@x402-lookout/client";
+import { checkedBaseUrl } from "@x402-lookout/client/internal/base-url";
 
 // Requests in flight stay reachable, as a real connection keeps them: without this, a promise
 // that only an abort can settle is garbage, and AbortSignal.timeout's timer can go with it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeContracts } from "../../src/contracts/index.js";
+import { routeContracts } from "@x402-lookout/contracts";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { runtimeImports, serverCodeIn, SERVER_PACKAGES } from "../helpers/import-graph.js";
 
@@ -17,10 +17,10 @@ describe("route contracts", () => {
   });
 
   it("load no server code", () => {
-    const { files, packages } = runtimeImports("src/contracts/index.ts");
-    expect(serverCodeIn(files)).toEqual([]);
-    expect([...packages].filter((p) => SERVER_PACKAGES.includes(p))).toEqual([]);
-    expect(files.has("src/contracts/preflight/schemas.ts")).toBe(true);
+    const { files, packages } = runtimeImports("packages/contracts/src/index.ts");
+    expect([...files].filter((f) => !f.startsWith("packages/contracts/src/"))).toEqual([]);
+    expect([...packages]).toEqual(["zod"]);
+    expect(files.has("packages/contracts/src/preflight/schemas.ts")).toBe(true);
     // The same walk over the routes themselves finds the registry and their services.
     const server = serverCodeIn(runtimeImports("src/http/routes/index.ts").files);
     expect(server).toContain("src/http/registry.ts");
@@ -28,14 +28,23 @@ describe("route contracts", () => {
   });
 
   it("are all the client and the MCP server load of the service", () => {
-    for (const entry of ["src/client/index.ts", "src/mcp/main.ts"]) {
+    for (const entry of ["packages/client/src/index.ts", "packages/mcp/src/main.ts"]) {
       const { files, packages } = runtimeImports(entry);
-      expect(serverCodeIn(files), entry).toEqual([]);
+      expect(
+        [...files].filter((f) => !f.startsWith("packages/")),
+        entry,
+      ).toEqual([]);
       expect(
         [...packages].filter((p) => SERVER_PACKAGES.includes(p)),
         entry,
       ).toEqual([]);
-      expect(files.has("src/contracts/index.ts"), entry).toBe(true);
+      expect(files.has("packages/contracts/src/index.ts"), entry).toBe(true);
     }
+  });
+
+  it("leave the client only its declared dependencies (@x402/evm is an optional peer, for a signer)", () => {
+    const { files, packages } = runtimeImports("packages/client/src/index.ts");
+    expect([...files].filter((f) => !/^packages\/(client|contracts)\/src\//.test(f))).toEqual([]);
+    expect([...packages].sort()).toEqual(["@x402/core", "@x402/evm", "@x402/fetch", "jose", "zod"]);
   });
 });

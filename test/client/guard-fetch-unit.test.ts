@@ -10,8 +10,8 @@ import {
   type GuardDecision,
   type GuardOptions,
   type PreflightReport,
-} from "x402-lookout/client";
-import { PREFLIGHT_EXAMPLE } from "../../src/contracts/preflight/examples.js";
+} from "@x402-lookout/client";
+import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 
 const LOOKOUT = "http://127.0.0.1:8402";
 const TARGET = "https://merchant.example/v1/forecast";

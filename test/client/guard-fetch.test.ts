@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookoutClient, guardFetch, PreflightBlockedError, type CallInfo, type LookoutClient } from "x402-lookout/client";
+import { createLookoutClient, guardFetch, PreflightBlockedError, type CallInfo, type LookoutClient } from "@x402-lookout/client";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";

@@ -12,7 +12,7 @@ import {
   VerdictSignatureError,
   type GuardDecision,
   type LookoutClient,
-} from "x402-lookout/client";
+} from "@x402-lookout/client";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";

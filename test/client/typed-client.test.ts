@@ -17,7 +17,7 @@ import {
   type LookoutClient,
   type LookoutClientOptions,
   type LookoutError,
-} from "x402-lookout/client";
+} from "@x402-lookout/client";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { usdcToAtomic } from "../../src/lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { PROBE_PROFILES } from "../../src/services/probes/profiles.js";
 import { challengeOf, one, readCatalog, startFleetOnDevnet, type FleetOnDevnet } from "./helpers.js";
 

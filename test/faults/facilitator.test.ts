@@ -2,7 +2,7 @@ import { decodePaymentResponseHeader } from "@x402/core/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainReader } from "../../src/chain/chain-reader.js";
 import { privateKeyToAccount } from "viem/accounts";
-import { createLookoutClient } from "../../src/client/index.js";
+import { createLookoutClient } from "@x402-lookout/client";
 import { reconcilePayments } from "../../src/services/payments/reconciler.js";
 import { createLocalFacilitator, createRemoteFacilitator } from "../../src/chain/facilitator.js";
 import { productRoutes } from "../../src/http/routes/index.js";

@@ -7,7 +7,7 @@ import { listen, type RunningServer } from "../../src/http/serve.js";
 import { MAX_BODY_BYTES } from "../../src/http/input.js";
 import { isPaid, type AnyRouteDef } from "../../src/http/registry.js";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { ErrorBodySchema, PaymentRequiredSchema } from "../../src/contracts/common.js";
+import { ErrorBodySchema, PaymentRequiredSchema } from "@x402-lookout/contracts/common";
 import type { PaidRoute } from "../../src/http/payment/types.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
 import { fingerprint, type DbFingerprint } from "../helpers/db-fingerprint.js";

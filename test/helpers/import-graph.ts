@@ -6,7 +6,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
  * Server code a client must never load: all of http, services, db, workers, chain and the
- * composition root. No exceptions: the wire vocabulary lives in src/contracts.
+ * composition root. No exceptions: the wire vocabulary lives in packages/contracts.
  */
 export const SERVER_CODE = [/^src\/(http|services|db|workers|chain|demo|cli)\//, /^src\/(main|roles|context|config)\.ts$/];
 export const SERVER_PACKAGES = ["kysely", "undici", "pg", "@electric-sql/pglite", "pino", "prom-client", "@hono/node-server", "standardwebhooks", "solc"];
@@ -29,6 +29,7 @@ export function runtimeImports(entry: string): { files: Set<string>; packages: S
     files.add(rel);
     for (const spec of valueSpecifiers(file)) {
       if (spec.startsWith(".")) queue.push(toSource(resolve(dirname(file), spec)));
+      else if (spec.startsWith("@x402-lookout/")) queue.push(workspaceSource(spec));
       else if (!spec.startsWith("node:")) packages.add(packageName(spec));
     }
   }
@@ -57,6 +58,13 @@ function valueSpecifiers(file: string): string[] {
   };
   visit(source);
   return out;
+}
+
+/** A workspace package's module as the source condition resolves it (packages/<name>/src). */
+function workspaceSource(spec: string): string {
+  const [, name, ...rest] = spec.split("/");
+  const sub = rest.join("/").replace(/^internal\//, "") || "index";
+  return resolve(ROOT, "packages", name!, "src", `${sub}.ts`);
 }
 
 /** "./x.js" is written for "./x.ts" (NodeNext resolution); plain ".js" files stay. */

@@ -17,7 +17,7 @@ export interface SpawnedService {
 /** Runs src/main.ts as `npm start` does (node --import tsx), in its own data dir, and follows its log. */
 export function spawnService(env: Record<string, string> = {}): SpawnedService {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-proc-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--conditions=@x402-lookout/source", "--import", "tsx", "src/main.ts"], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

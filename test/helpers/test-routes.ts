@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../src/http/registry.js";
 import { ApiError } from "../../src/http/errors.js";
-import { httpUrlField } from "../../src/contracts/common.js";
+import { httpUrlField } from "@x402-lookout/contracts/common";
 
 /** Routes registered only in tests, to prove the registry machinery without a product route. */
 export const echoRoute = defineRoute({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DECIMAL_6 } from "../../src/contracts/preflight/schemas.js";
+import { DECIMAL_6 } from "@x402-lookout/contracts/preflight/schemas";
 import { roundUsdc, toMicros, usdcDecimal } from "../../src/lib/money.js";
 import { perUrl } from "../../src/services/reports/batch-report.js";
 import { quantile } from "../../src/services/signals/quantile.js";

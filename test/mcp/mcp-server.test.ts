@@ -5,12 +5,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerSchema, routeContracts } from "../../src/contracts/index.js";
+import { answerSchema, routeContracts } from "@x402-lookout/contracts";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
 
-const BIN = resolve(import.meta.dirname, "../../bin/lookout-mcp.js");
+/** The package bin from its source (test/packages/install.test.ts runs the packed one). */
+const MCP = ["--conditions=@x402-lookout/source", "--import", "tsx", resolve(import.meta.dirname, "../../packages/mcp/src/main.ts")];
 const HOOK = "https://93.184.216.34/hooks/lookout";
 const PAYER = 5;
 
@@ -18,10 +19,10 @@ let svc: PaidService;
 let mcp: Client;
 const open: Client[] = [];
 
-/** The package bin, driven over stdio by the SDK's own MCP client. */
+/** The MCP server, driven over stdio by the SDK's own MCP client. */
 async function connect(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "lookout-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { LOOKOUT_BASE_URL: svc.url, ...env }, stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: MCP, env: { LOOKOUT_BASE_URL: svc.url, ...env }, stderr: "pipe" }));
   open.push(client);
   return client;
 }
@@ -133,7 +134,7 @@ describe("lookout-mcp over stdio", () => {
 
   it("refuses to start on a base URL that is neither https nor loopback", async () => {
     for (const base of ["http://lookout.example", "https://user:pw@lookout.example"]) {
-      const child = spawn(process.execPath, [BIN], { env: { ...process.env, LOOKOUT_BASE_URL: base }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, MCP, { env: { ...process.env, LOOKOUT_BASE_URL: base }, stdio: ["pipe", "pipe", "pipe"] });
       let stderr = "";
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((r) => child.once("exit", r));

@@ -25,9 +25,13 @@ async function withDb<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>["db
 
 /** Runs the child to its SIGKILL; its stdout, one answered balance a line. */
 function spendThenDie(creditId: string, calls: number): Promise<{ signal: string | null; balances: string[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/payments/fixtures/spend-then-die.ts", dataDir, creditId, String(calls)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@x402-lookout/source", "--import", "tsx", "test/payments/fixtures/spend-then-die.ts", dataDir, creditId, String(calls)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (b: Buffer) => (out += b.toString()));
   return new Promise((resolve) => child.once("close", (_code, signal) => resolve({ signal, balances: out.trim().split("\n") })));

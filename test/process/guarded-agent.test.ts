@@ -38,10 +38,14 @@ describe("with npm start running", () => {
   it("the ten-line guarded agent of examples/ refuses the demo decoy and pays a healthy demo endpoint", async () => {
     const agent = anvilAccount(2);
     const before = await balanceOf(agent.address);
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "examples/guarded-agent.ts", decoy, `${healthy.resource}?city=Lisbon`], {
-      env: { ...process.env, LOOKOUT_BASE_URL: url, PAYER_KEY: agent.privateKey },
-      timeout: 60_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ["--conditions=@x402-lookout/source", "--import", "tsx", "examples/guarded-agent.ts", decoy, `${healthy.resource}?city=Lisbon`],
+      {
+        env: { ...process.env, LOOKOUT_BASE_URL: url, PAYER_KEY: agent.privateKey },
+        timeout: 60_000,
+      },
+    );
     const [refused, paid] = stdout.trim().split("\n");
     expect(refused).toMatch(new RegExp(`^refused ${decoy}: .*decoy_price_extreme`));
     expect(paid).toMatch(new RegExp(`^paid ${healthy.resource}\\?city=Lisbon: HTTP 200 .*Lisbon`));

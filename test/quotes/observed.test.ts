@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readPaymentRequired, requirementDigest } from "../../src/contracts/quote.js";
+import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
 import { checkQuote } from "../../src/services/quotes/check.js";
 import { observedQuote, type QuoteSpan } from "../../src/services/quotes/observed.js";
 import { HOUR } from "../../src/services/signals/constants.js";

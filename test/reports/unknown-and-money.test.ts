@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerSchema } from "../../src/contracts/answer-schema.js";
-import { forensicsContract, preflightBatchContract, preflightTrialContract } from "../../src/contracts/preflight/routes.js";
+import { answerSchema } from "@x402-lookout/contracts/answer-schema";
+import { forensicsContract, preflightBatchContract, preflightTrialContract } from "@x402-lookout/contracts/preflight/routes";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { HOUR, MINUTE } from "../../src/services/signals/constants.js";

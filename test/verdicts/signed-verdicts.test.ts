@@ -1,7 +1,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requirementDigest, readPaymentRequired } from "../../src/contracts/quote.js";
-import { VERDICT_JWS } from "../../src/contracts/verdict.js";
+import { requirementDigest, readPaymentRequired } from "@x402-lookout/contracts/quote";
+import { VERDICT_JWS } from "@x402-lookout/contracts/verdict";
 import { createApp, type App } from "../../src/http/app.js";
 import type { AnyRouteDef } from "../../src/http/registry.js";
 import { productRoutes } from "../../src/http/routes/index.js";

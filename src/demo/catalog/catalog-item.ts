@@ -1,5 +1,5 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import type { ListingSpec, QualitySpec } from "../plan/listing-spec.js";
 import { discoveryDeclaration, enrichedDiscovery, requirementFor, type PaymentTerms } from "../servers/payment-terms.js";
 import type { DemoCatalogItem, DemoListingInput, DiscoveryQuality } from "../types.js";

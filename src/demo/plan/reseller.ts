@@ -1,5 +1,5 @@
 import { RESELLER_MIN_MARKUP } from "../constants.js";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { listing, used, type ListingSpec, type QualitySpec, type ServiceSpec } from "./listing-spec.js";
 import { MARKETPLACE_LISTINGS } from "./marketplace.js";
 

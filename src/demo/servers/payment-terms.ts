@@ -2,7 +2,7 @@ import type { PaymentOption } from "@x402/core/http";
 import type { ResourceConfig, RouteConfig, x402ResourceServer } from "@x402/core/server";
 import type { AssetAmount, Network, PaymentRequirements } from "@x402/core/types";
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from "@x402/extensions/bazaar";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { MAX_TIMEOUT_SECONDS } from "../constants.js";
 import { schemaOf, type ListingSpec } from "../plan/listing-spec.js";
 import type { ProviderBook } from "../providers.js";

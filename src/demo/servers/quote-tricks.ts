@@ -1,7 +1,7 @@
 import type { HTTPRequestContext, PaymentOption } from "@x402/core/http";
 import type { AssetAmount } from "@x402/core/types";
 import type { Clock } from "../../lib/clock.js";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { CLOAK_USER_AGENT } from "../constants.js";
 import type { ListingSpec } from "../plan/listing-spec.js";
 import { paymentOption, type PaymentTerms } from "./payment-terms.js";

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.js";
-import { ErrorBodySchema } from "../../contracts/common.js";
+import { ErrorBodySchema } from "@x402-lookout/contracts/common";
 import { DISCOVERY_PATHS } from "./paths.js";
 
 const json = (description: string, schema: z.ZodType = z.object({}).passthrough()) => ({ description, content: { "application/json": { schema } } });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { answerSchema } from "../../contracts/answer-schema.js";
+import { answerSchema } from "@x402-lookout/contracts/answer-schema";
 import type { AnyRouteDef } from "../registry.js";
 
 export type JsonSchema = Record<string, unknown>;

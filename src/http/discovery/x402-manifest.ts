@@ -2,7 +2,7 @@ import { SERVICE_NAME } from "../attribution.js";
 import { openApiPath } from "../openapi.js";
 import type { PaidRoute, PaymentGate } from "../payment/types.js";
 import { isPaid, type AnyRouteDef } from "../registry.js";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { routeJsonSchemas } from "./route-schemas.js";
 import { DISCOVERY_PATHS } from "./paths.js";
 

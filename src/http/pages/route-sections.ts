@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import { attribution } from "../attribution.js";
 import type { PaymentGate, PaidRoute } from "../payment/types.js";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import type { AnyRouteDef } from "../registry.js";
 import { json, type Html } from "./layout.js";
 import { schemaTable } from "./schema-table.js";

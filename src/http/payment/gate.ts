@@ -3,7 +3,7 @@ import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { nowOrLater } from "../../lib/retry-later.js";
-import { usdcToAtomic } from "../../lib/usdc.js";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { identifierHash, type ChainReader, type PaymentLedger, type SmartSignatureCheck } from "../../services/index.js";
 import { ApiError } from "../errors.js";
 import type { HandlerContext } from "../registry.js";

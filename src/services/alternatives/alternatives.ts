@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { MATCH_REASONS } from "../../contracts/codes.js";
+import { MATCH_REASONS } from "@x402-lookout/contracts/codes";
 import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
 import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
@@ -10,7 +10,7 @@ import { NotFound } from "../errors.js";
 import type { MatchKeys } from "./candidate-pool.js";
 import { loadCandidates, type Candidates } from "./candidates.js";
 
-export { MATCH_REASONS, type MatchReason } from "../../contracts/codes.js";
+export { MATCH_REASONS, type MatchReason } from "@x402-lookout/contracts/codes";
 export type MatchStrategy = "url_target" | "task_class_only" | "url_target_unknown_fallback";
 
 export interface AlternativesQuery {

@@ -1,5 +1,5 @@
 import { NETWORK_INFO, isPaymentNetwork } from "../../lib/networks.js";
-import { atomicToUsdc } from "../../lib/usdc.js";
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 import { canonicalNetwork } from "../../lib/assets.js";
 
 /** One accepts entry as the catalog gives it (v2 `amount`, v1 `maxAmountRequired`). */

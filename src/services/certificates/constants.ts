@@ -1,5 +1,5 @@
 // What a certificate asks of an endpoint is stated on the wire: src/contracts/verified/limits.ts.
-export { CERTIFICATE, CRITERION_IDS, type CriterionId } from "../../contracts/verified/limits.js";
+export { CERTIFICATE, CRITERION_IDS, type CriterionId } from "@x402-lookout/contracts/verified/limits";
 
 /** The JWS signing algorithm and the JOSE curve of its keys. */
 export const SIGNING = { alg: "EdDSA", crv: "Ed25519", typ: "JWT" } as const;

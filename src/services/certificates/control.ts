@@ -1,5 +1,5 @@
 import { getAddress, isAddressEqual, recoverMessageAddress, type Address, type Hex } from "viem";
-import { certificateProofMessage } from "../../contracts/verified/proof.js";
+import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import type { CertificateProof } from "../../db/schema.js";
 import { ClaimRefused } from "../errors.js";
 import { CERTIFICATE } from "./constants.js";

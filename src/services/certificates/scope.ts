@@ -1,4 +1,4 @@
-import { scopeProblem } from "../../contracts/verified/scope.js";
+import { scopeProblem } from "@x402-lookout/contracts/verified/scope";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 
 /**

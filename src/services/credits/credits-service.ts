@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import { createCreditSpends, settledPayment, type SpentCall } from "../../db/read-models/credit-spends.js";
 import type { Clock } from "../../lib/clock.js";
-import { atomicToUsdc } from "../../lib/usdc.js";
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 import { CREDIT_BUNDLE } from "./bundle.js";
 
 export interface Credit {

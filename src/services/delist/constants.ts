@@ -1,4 +1,4 @@
-import { DELIST_LIMITS, type DelistScope } from "../../contracts/delist/limits.js";
+import { DELIST_LIMITS, type DelistScope } from "@x402-lookout/contracts/delist/limits";
 import { BLACKLIST_REASONS, DAY, HOUR } from "../signals/constants.js";
 
 /**
@@ -11,7 +11,7 @@ export const GHOST_REASON = "ghost_listing";
 export const DELIST_REASONS = [...CRITICAL_DELIST_REASONS, GHOST_REASON] as const;
 export type DelistReason = (typeof DELIST_REASONS)[number];
 
-export { DELIST_SCOPES, type DelistScope } from "../../contracts/delist/limits.js";
+export { DELIST_SCOPES, type DelistScope } from "@x402-lookout/contracts/delist/limits";
 
 export const DELIST = {
   /** What the feed's answers state (confidence, recovery, limit) is wire vocabulary. */

@@ -1,6 +1,6 @@
-import { readChallengeHeader, readChallengeObject, type QuoteChallenge, type QuoteTerms } from "../../contracts/quote.js";
+import { readChallengeHeader, readChallengeObject, type QuoteChallenge, type QuoteTerms } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork } from "../../lib/assets.js";
-import { atomicToUsdc } from "../../lib/usdc.js";
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 
 /**
  * Reading an x402 challenge from a 402: the v2 `PAYMENT-REQUIRED` header (base64 JSON), else a

@@ -6,7 +6,7 @@ import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { probeHistories } from "./probe-history.js";
 import { probesInsert, rollupListings } from "../evidence/index.js";
-import { requirementDigest } from "../../contracts/quote.js";
+import { requirementDigest } from "@x402-lookout/contracts/quote";
 import { probeSightings, recordQuotes } from "../quotes/record.js";
 import type { ProbeResult, ProbeStrategy } from "./types.js";
 

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, ProbeOutcome } from "../../db/schema.js";
 import type { HttpClient } from "./http-client.js";
-import type { QuoteTerms } from "../../contracts/quote.js";
+import type { QuoteTerms } from "@x402-lookout/contracts/quote";
 import type { ProbeProfile } from "./profiles.js";
 
 // Defined beside its classifier so http-client need not import this file (which imports it back).

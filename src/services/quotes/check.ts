@@ -1,8 +1,8 @@
-import { requirementDigest, sameAddress, type QuoteChallenge } from "../../contracts/quote.js";
+import { requirementDigest, sameAddress, type QuoteChallenge } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
 import { selectAccept } from "../probes/challenge.js";
 import { tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
-import { atomicToUsdc } from "../../lib/usdc.js";
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
 import type { ListedQuote, ObservedQuote } from "./types.js";
 

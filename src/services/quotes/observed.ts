@@ -1,4 +1,4 @@
-import { canonicalAddress } from "../../contracts/quote.js";
+import { canonicalAddress } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork } from "../../lib/assets.js";
 import { THRESHOLDS as T } from "../signals/constants.js";
 import type { ObservedQuote, SeenValues } from "./types.js";

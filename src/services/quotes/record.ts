@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { requirementDigest, type QuoteTerms } from "../../contracts/quote.js";
+import { requirementDigest, type QuoteTerms } from "@x402-lookout/contracts/quote";
 import type { Database, QuoteSource } from "../../db/schema.js";
 
 /** One reading of a listing's terms: a probe's challenge, or the catalog's listing. */

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
-import type { BatchEnvelopeSchema } from "../../contracts/preflight/schemas.js";
-import { atomicToUsdc, usdcToAtomic } from "../../lib/usdc.js";
+import type { BatchEnvelopeSchema } from "@x402-lookout/contracts/preflight/schemas";
+import { atomicToUsdc, usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { ESTABLISHED } from "../signals/constants.js";
 import { viewOf } from "../evidence/index.js";
 import { evidenceOf, metadataOf, type Subject } from "./preflight-report.js";

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
+import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas";
 import { HOUR } from "../signals/constants.js";
 import type { GroupStats } from "../signals/group-context.js";
 

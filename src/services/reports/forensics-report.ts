@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import type { ForensicsReport } from "../../contracts/preflight/schemas.js";
+import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas";
 import { roundUsdc } from "../../lib/money.js";
 import { viewOf } from "../evidence/index.js";
 import { decoyProbability } from "./decoy-probability.js";

@@ -1,4 +1,4 @@
-import type { QuoteTerms } from "../../contracts/quote.js";
+import type { QuoteTerms } from "@x402-lookout/contracts/quote";
 import type { ObservedQuote } from "../quotes/types.js";
 import type { Attempts } from "./live-attempts.js";
 

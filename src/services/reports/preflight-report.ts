@@ -1,4 +1,4 @@
-import type { PreflightReport } from "../../contracts/preflight/schemas.js";
+import type { PreflightReport } from "@x402-lookout/contracts/preflight/schemas";
 import { roundUsdc, usdcDecimal } from "../../lib/money.js";
 import { HOUR } from "../signals/constants.js";
 import type { SignalInput, Verdict } from "../signals/engine.js";

@@ -1,4 +1,4 @@
-import type { QuoteChallenge } from "../../contracts/quote.js";
+import type { QuoteChallenge } from "@x402-lookout/contracts/quote";
 import { checkQuote } from "../quotes/check.js";
 import type { Subject } from "./preflight-report.js";
 

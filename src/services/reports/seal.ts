@@ -1,5 +1,5 @@
-import type { BatchEnvelope, SignedBatchEnvelope } from "../../contracts/preflight/schemas.js";
-import type { VerdictClaims } from "../../contracts/verdict.js";
+import type { BatchEnvelope, SignedBatchEnvelope } from "@x402-lookout/contracts/preflight/schemas";
+import type { VerdictClaims } from "@x402-lookout/contracts/verdict";
 import { verdictClaims, type SignedFields, type VerdictSigner } from "../verdict-signing/index.js";
 import type { Subject } from "./preflight-report.js";
 import type { ReportTarget } from "./report-target.js";

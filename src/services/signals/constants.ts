@@ -1,4 +1,4 @@
-import type { WarningCode } from "../../contracts/codes.js";
+import type { WarningCode } from "@x402-lookout/contracts/codes";
 
 /**
  * Every number that defines a signal, in one place. docs/signals.md explains each; change one
@@ -9,8 +9,8 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 // The codes themselves are wire vocabulary (src/contracts); the numbers that decide them are here.
-export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "../../contracts/codes.js";
-export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "../../contracts/codes.js";
+export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "@x402-lookout/contracts/codes";
+export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "@x402-lookout/contracts/codes";
 export const THRESHOLDS = {
   /** dead: this many consecutive failed probes, none healthy since (decision 0014). */
   deadMinProbes: 3,

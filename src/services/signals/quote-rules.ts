@@ -1,4 +1,4 @@
-import { sameAddress } from "../../contracts/quote.js";
+import { sameAddress } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
 import { THRESHOLDS as T } from "./constants.js";
 import type { Rule, SignalInput } from "./signal-types.js";

@@ -1,4 +1,4 @@
-import type { SignedPreflightReport } from "../../contracts/preflight/schemas.js";
+import type { SignedPreflightReport } from "@x402-lookout/contracts/preflight/schemas";
 import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";

@@ -1,6 +1,6 @@
 import type { DbHandle } from "../../db/client.js";
 import { createTrialAnswerStore } from "../../db/read-models/trial-answers.js";
-import type { SignedPreflightReport as PreflightReport } from "../../contracts/preflight/schemas.js";
+import type { SignedPreflightReport as PreflightReport } from "@x402-lookout/contracts/preflight/schemas";
 import { TRIAL } from "../signals/constants.js";
 
 /** Trial answers are kept 300 s per URL (spec 8), shared by the API processes. */

@@ -1,6 +1,6 @@
 import type { DbHandle } from "../../db/client.js";
 import { createTrialCounts } from "../../db/read-models/trial-counts.js";
-import type { SignedPreflightReport as PreflightReport } from "../../contracts/preflight/schemas.js";
+import type { SignedPreflightReport as PreflightReport } from "@x402-lookout/contracts/preflight/schemas";
 import { QuotaExceeded } from "../errors.js";
 import { TRIAL } from "../signals/constants.js";
 

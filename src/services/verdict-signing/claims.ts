@@ -1,4 +1,4 @@
-import type { VerdictClaims } from "../../contracts/verdict.js";
+import type { VerdictClaims } from "@x402-lookout/contracts/verdict";
 
 /** The verdict fields of an answer (a report or a batch element), as the answer states them. */
 export interface SignedFields {

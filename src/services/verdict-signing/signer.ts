@@ -1,6 +1,6 @@
 import { KeyObject, sign, type webcrypto } from "node:crypto";
 import type { Kysely } from "kysely";
-import { VERDICT_JWS, type VerdictClaims } from "../../contracts/verdict.js";
+import { VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { activeSigningKey } from "../certificates/signing-keys.js";

@@ -7,7 +7,7 @@ export {
   MAX_WEBHOOK_URL_LENGTH,
   RETRY_DELAYS_MS,
   RETRY_JITTER,
-} from "../../contracts/watch/limits.js";
+} from "@x402-lookout/contracts/watch/limits";
 
 /**
  * Every number that shapes watches and webhook delivery, in one place. docs/webhooks.md

@@ -1,5 +1,5 @@
 import { isIpLiteral, type LookupFunction } from "../../lib/ssrf-guard.js";
-import { webhookUrlSyntaxProblem, type WebhookRules } from "../../contracts/watch/webhook-url.js";
+import { webhookUrlSyntaxProblem, type WebhookRules } from "@x402-lookout/contracts/watch/webhook-url";
 import { SUBSCRIBE_DNS_TIMEOUT_MS } from "./constants.js";
 import { lookupAll, systemLookup, webhookAddressAllowed } from "./webhook-address.js";
 

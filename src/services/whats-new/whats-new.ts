@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { WHATS_NEW_LIMIT } from "../../contracts/catalog/limits.js";
+import { WHATS_NEW_LIMIT } from "@x402-lookout/contracts/catalog/limits";
 import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
 import type { Database } from "../../db/schema.js";

@@ -1,5 +1,5 @@
 import { withDeadline } from "../../../lib/transient-errors.js";
-import { alternativesContract } from "../../../contracts/catalog/routes.js";
+import { alternativesContract } from "@x402-lookout/contracts/catalog/routes";
 import { defineRoute } from "../../registry.js";
 
 /** Spec 8: the alternatives database budget. */

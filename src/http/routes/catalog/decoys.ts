@@ -1,4 +1,4 @@
-import { decoysContract } from "../../../contracts/catalog/routes.js";
+import { decoysContract } from "@x402-lookout/contracts/catalog/routes";
 import { defineRoute } from "../../registry.js";
 
 export const decoysRoute = defineRoute({

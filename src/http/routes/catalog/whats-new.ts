@@ -1,5 +1,5 @@
 import { WHATS_NEW } from "../../../services/index.js";
-import { whatsNewContract } from "../../../contracts/catalog/routes.js";
+import { whatsNewContract } from "@x402-lookout/contracts/catalog/routes";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 

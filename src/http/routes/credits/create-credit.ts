@@ -1,4 +1,4 @@
-import { createCreditContract } from "../../../contracts/credits/routes.js";
+import { createCreditContract } from "@x402-lookout/contracts/credits/routes";
 import { ApiError } from "../../errors.js";
 import { defineRoute, type HandlerContext } from "../../registry.js";
 import type { Credit } from "../../../services/index.js";

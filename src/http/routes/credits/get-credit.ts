@@ -1,4 +1,4 @@
-import { getCreditContract } from "../../../contracts/credits/routes.js";
+import { getCreditContract } from "@x402-lookout/contracts/credits/routes";
 import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 

@@ -1,8 +1,8 @@
 import { DELIST } from "../../../services/index.js";
-import { delistFeedDiffContract } from "../../../contracts/delist/routes.js";
+import { delistFeedDiffContract } from "@x402-lookout/contracts/delist/routes";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { DIFF_EXAMPLE } from "../../../contracts/delist/examples.js";
+import { DIFF_EXAMPLE } from "@x402-lookout/contracts/delist/examples";
 
 export const TOO_OLD_MESSAGE = "since is older than 48 hours: take a full snapshot with POST /api/v1/delist-feed first, then poll the diff";
 

@@ -1,6 +1,6 @@
-import { delistFeedContract } from "../../../contracts/delist/routes.js";
+import { delistFeedContract } from "@x402-lookout/contracts/delist/routes";
 import { defineRoute } from "../../registry.js";
-import { SNAPSHOT_EXAMPLE } from "../../../contracts/delist/examples.js";
+import { SNAPSHOT_EXAMPLE } from "@x402-lookout/contracts/delist/examples";
 
 export const delistFeedRoute = defineRoute({
   ...delistFeedContract,

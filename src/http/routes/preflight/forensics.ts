@@ -1,7 +1,7 @@
-import { forensicsContract } from "../../../contracts/preflight/routes.js";
+import { forensicsContract } from "@x402-lookout/contracts/preflight/routes";
 import { defineRoute } from "../../registry.js";
 import { reportTarget } from "./report-target.js";
-import { FORENSICS_EXAMPLE } from "../../../contracts/preflight/examples.js";
+import { FORENSICS_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 
 export const forensicsRoute = defineRoute({
   ...forensicsContract,

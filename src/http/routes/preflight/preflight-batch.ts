@@ -1,7 +1,7 @@
-import { preflightBatchContract } from "../../../contracts/preflight/routes.js";
+import { preflightBatchContract } from "@x402-lookout/contracts/preflight/routes";
 import { defineRoute } from "../../registry.js";
 import { reportTarget, urlOf } from "./report-target.js";
-import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
+import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 
 const { proxy_markup: _m, wildcard_402_detected: _w, ...batchEvidence } = PREFLIGHT_EXAMPLE.evidence;
 const { observed_at: _o, ...element } = PREFLIGHT_EXAMPLE;

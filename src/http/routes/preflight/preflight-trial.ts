@@ -1,7 +1,7 @@
-import { preflightTrialContract } from "../../../contracts/preflight/routes.js";
+import { preflightTrialContract } from "@x402-lookout/contracts/preflight/routes";
 import { defineRoute } from "../../registry.js";
 import { reportTarget } from "./report-target.js";
-import { PREFLIGHT_EXAMPLE } from "../../../contracts/preflight/examples.js";
+import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 
 export const preflightTrialRoute = defineRoute({
   ...preflightTrialContract,

@@ -1,5 +1,5 @@
-import type { BatchItemInput } from "../../../contracts/preflight/request.js";
-import { readPaymentRequired } from "../../../contracts/quote.js";
+import type { BatchItemInput } from "@x402-lookout/contracts/preflight/request";
+import { readPaymentRequired } from "@x402-lookout/contracts/quote";
 import type { Services } from "../../../services/index.js";
 
 type ReportTarget = Exclude<Parameters<Services["reports"]["preflight"]>[0], string>;

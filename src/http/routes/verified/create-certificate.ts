@@ -1,7 +1,7 @@
 import { NotVerified } from "../../../services/errors.js";
-import { createCertificateContract } from "../../../contracts/verified/routes.js";
+import { createCertificateContract } from "@x402-lookout/contracts/verified/routes";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE } from "../../../contracts/verified/examples.js";
+import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE } from "@x402-lookout/contracts/verified/examples";
 
 export const createCertificateRoute = defineRoute({
   ...createCertificateContract,

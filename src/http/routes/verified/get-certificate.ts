@@ -1,7 +1,7 @@
-import { getCertificateContract } from "../../../contracts/verified/routes.js";
+import { getCertificateContract } from "@x402-lookout/contracts/verified/routes";
 import { ApiError } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE, CRITERIA_EXAMPLE } from "../../../contracts/verified/examples.js";
+import { CERTIFICATE_EXAMPLE, CRITERIA_EXAMPLE } from "@x402-lookout/contracts/verified/examples";
 
 const { certId, name, url, payTo, host, provenBy, tier, issuedAt, validUntil, badgeUrl, pageUrl, jwksUrl, jws } = CERTIFICATE_EXAMPLE;
 

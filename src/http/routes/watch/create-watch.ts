@@ -1,9 +1,9 @@
 import type { CreatedWatch, WarningCode } from "../../../services/index.js";
-import { createWatchContract } from "../../../contracts/watch/routes.js";
+import { createWatchContract } from "@x402-lookout/contracts/watch/routes";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { DELIVERY_FORMAT } from "../../../contracts/watch/delivery-format.js";
-import { CREATED_EXAMPLE } from "../../../contracts/watch/examples.js";
+import { DELIVERY_FORMAT } from "@x402-lookout/contracts/watch/delivery-format";
+import { CREATED_EXAMPLE } from "@x402-lookout/contracts/watch/examples";
 
 const createdBody = (w: CreatedWatch, base: string) => ({
   watchId: w.watchId,

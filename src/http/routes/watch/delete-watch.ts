@@ -1,6 +1,6 @@
-import { deleteWatchContract } from "../../../contracts/watch/routes.js";
+import { deleteWatchContract } from "@x402-lookout/contracts/watch/routes";
 import { defineRoute } from "../../registry.js";
-import { STATUS_EXAMPLE } from "../../../contracts/watch/examples.js";
+import { STATUS_EXAMPLE } from "@x402-lookout/contracts/watch/examples";
 import { presentedSecret, statusBody, watchNotFound } from "./watch-access.js";
 
 export const deleteWatchRoute = defineRoute({

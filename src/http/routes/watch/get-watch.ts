@@ -1,6 +1,6 @@
-import { getWatchContract } from "../../../contracts/watch/routes.js";
+import { getWatchContract } from "@x402-lookout/contracts/watch/routes";
 import { defineRoute } from "../../registry.js";
-import { STATUS_EXAMPLE } from "../../../contracts/watch/examples.js";
+import { STATUS_EXAMPLE } from "@x402-lookout/contracts/watch/examples";
 import { presentedSecret, statusBody, watchNotFound } from "./watch-access.js";
 
 export const getWatchRoute = defineRoute({

@@ -1,0 +1,55 @@
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
+import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
+import type { PreflightReport } from "../types.js";
+import { PreflightUnavailableError, type BlockReason } from "./errors.js";
+import type { GuardPolicy } from "./policy.js";
+
+/** The agent's request a payment is being made for, as the guard saw it. */
+export interface GuardedCall {
+  url: string;
+  method: string;
+  /** Why the guard refused this call's payment: thrown to the agent instead of the SDK's wrapped error. */
+  refusal?: unknown;
+}
+
+export interface QuoteVerdict {
+  report: PreflightReport;
+  reasons: BlockReason[];
+  cached: boolean;
+  digest: string;
+}
+
+/**
+ * The verdict on the exact requirement the x402 client is about to sign: the 402 narrowed to that
+ * one entry goes to preflight (so the service checks exactly it), and the payment may go ahead
+ * only when the signed verdict is bound to that requirement's digest and nothing in it blocks.
+ */
+export async function quoteVerdict(
+  call: GuardedCall,
+  paymentRequired: PaymentRequired,
+  selected: PaymentRequirements,
+  deps: {
+    ask: (
+      key: string,
+      input: { url: string; method: string; paymentRequired: Record<string, unknown> },
+    ) => { value: Promise<PreflightReport>; cached: boolean };
+    policy: GuardPolicy;
+    reasons: (r: PreflightReport) => BlockReason[];
+  },
+): Promise<QuoteVerdict> {
+  const narrowed = { ...paymentRequired, accepts: [selected] } as unknown as Record<string, unknown>;
+  const terms = readPaymentRequired(narrowed)?.accepts[0];
+  if (!terms) throw new PreflightUnavailableError(call.url, new Error("the 402's selected requirement cannot be read"));
+  const digest = await requirementDigest(terms);
+  const { value, cached } = deps.ask(`${call.method} ${call.url} ${digest}`, { url: call.url, method: call.method, paymentRequired: narrowed });
+  const report = await value;
+  const bound = (report as Partial<{ verified: { requirement_digest: string | null } }>).verified;
+  if (!bound) throw new PreflightUnavailableError(call.url, new Error("the verdict's signature was not verified (the Lookout client needs verifyVerdicts on)"));
+  const reasons = deps.reasons(report);
+  if (bound.requirement_digest !== digest) reasons.push("requirement_mismatch");
+  // The cap applies to the amount being signed, not only to the price the prober saw (USDC's 6 decimals; another asset is critical anyway).
+  const cap = deps.policy.maxPriceUsdc;
+  if (cap !== undefined && BigInt(terms.amount) > BigInt(usdcToAtomic(cap)) && !reasons.includes("price_above_max")) reasons.push("price_above_max");
+  return { report, reasons, cached, digest };
+}

@@ -1,0 +1,26 @@
+/**
+ * @x402-lookout/client: the typed client of x402 Lookout and the payment guard for agents.
+ * Built from the route contracts alone; loads no server code.
+ */
+export { createLookoutClient, type LookoutClient, type LookoutClientOptions } from "./client.js";
+export { checkedBaseUrl } from "./base-url.js";
+export type { CreditState } from "./credit-bundle.js";
+export * from "./errors.js";
+export { guardFetch, type GuardDecision, type GuardOptions } from "./guard/guard-fetch.js";
+export { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./guard/errors.js";
+export { DEFAULT_NETWORKS } from "./paying-fetch.js";
+export type {
+  AlternativesAnswer,
+  Answer,
+  CallInfo,
+  CallOptions,
+  LookoutMethods,
+  PreflightReport,
+  RecommendedAction,
+  RouteInput,
+  RouteOutput,
+  Verified,
+} from "./types.js";
+export { VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
+export { requirementDigest, canonicalTerms, readPaymentRequired, type QuoteChallenge, type QuoteTerms } from "@x402-lookout/contracts/quote";
+export { routeContracts, type RouteName } from "@x402-lookout/contracts";
