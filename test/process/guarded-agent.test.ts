@@ -58,7 +58,12 @@ describe("with npm start running", () => {
     const mcp = new Client({ name: "acceptance", version: "1.0.0" });
     const env = { LOOKOUT_BASE_URL: url, LOOKOUT_PAYER_KEY: anvilAccount(3).privateKey, LOOKOUT_MAX_PAYMENT_USDC: "5" };
     await mcp.connect(
-      new StdioClientTransport({ command: process.execPath, args: [resolve(import.meta.dirname, "../../bin/lookout-mcp.js")], env, stderr: "pipe" }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--conditions=@x402-lookout/source", "--import", "tsx", resolve(import.meta.dirname, "../../packages/mcp/src/main.ts")],
+        env,
+        stderr: "pipe",
+      }),
     );
     try {
       const { tools } = await mcp.listTools();
