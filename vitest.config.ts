@@ -17,6 +17,7 @@ const databaseFree = [
   "test/client/client-unit.test.ts",
   "test/client/guard-fetch-unit.test.ts",
   "test/client/contracts.test.ts",
+  "test/client/package-parts.test.ts",
   "test/probes/endpoint-probe.test.ts",
   "test/payments/credit-durability.test.ts", // its own PGlite data dir, killed and reopened
   "test/process/start-stop.test.ts",
