@@ -153,7 +153,7 @@ export interface ProbesTable {
   profile: string | null;
 }
 
-/** One challenge entry's full terms, stored once by digest (src/contracts/quote.ts). */
+/** One challenge entry's full terms, stored once by digest (packages/contracts/src/quote.ts). */
 export interface QuoteTermsTable {
   digest: string;
   x402_version: number;

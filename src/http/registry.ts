@@ -6,7 +6,7 @@ import type { Services } from "../services/index.js";
 /**
  * A route declares everything the platform derives from it: validation, the OpenAPI document,
  * the HTML reference page, attribution, the price the payment gate charges, metrics labels.
- * Its contract (src/contracts) says what it is; the route adds examples and the handler.
+ * Its contract (packages/contracts) says what it is; the route adds examples and the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
 export interface RouteDef<

@@ -1,4 +1,4 @@
-// What a certificate asks of an endpoint is stated on the wire: src/contracts/verified/limits.ts.
+// What a certificate asks of an endpoint is stated on the wire: packages/contracts/src/verified/limits.ts.
 export { CERTIFICATE, CRITERION_IDS, type CriterionId } from "@x402-lookout/contracts/verified/limits";
 
 /** The JWS signing algorithm and the JOSE curve of its keys. */

@@ -15,7 +15,7 @@ export type ScopeResult = { ok: true; scope: Scope } | { ok: false; message: str
 
 const fail = (message: string): ScopeResult => ({ ok: false, message });
 
-/** The scope a certificate request names; what is refused is the wire's own check (src/contracts). */
+/** The scope a certificate request names; what is refused is the wire's own check (packages/contracts). */
 export function parseScope(input: string): ScopeResult {
   const problem = scopeProblem(input);
   if (problem) return fail(problem);

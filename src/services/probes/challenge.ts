@@ -4,7 +4,7 @@ import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 
 /**
  * Reading an x402 challenge from a 402: the v2 `PAYMENT-REQUIRED` header (base64 JSON), else a
- * v1 or v2 JSON body with `accepts` (src/contracts/quote.ts reads the terms).
+ * v1 or v2 JSON body with `accepts` (packages/contracts/src/quote.ts reads the terms).
  */
 export interface Challenge extends QuoteChallenge {
   source: "header" | "body";

@@ -24,7 +24,7 @@ export interface ProbeResult {
   /** Decimal USDC string from the challenge. */
   priceUsdc: string | null;
   challengeVersion: number | null;
-  /** The full terms of the accept entry that prices the listing (src/contracts/quote.ts). */
+  /** The full terms of the accept entry that prices the listing (packages/contracts/src/quote.ts). */
   quote: QuoteTerms | null;
   /** The request profile the probe wore (profiles.ts). */
   profile: ProbeProfile;

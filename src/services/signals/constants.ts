@@ -8,7 +8,7 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-// The codes themselves are wire vocabulary (src/contracts); the numbers that decide them are here.
+// The codes themselves are wire vocabulary (packages/contracts); the numbers that decide them are here.
 export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "@x402-lookout/contracts/codes";
 export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "@x402-lookout/contracts/codes";
 export const THRESHOLDS = {

@@ -1,4 +1,4 @@
-// What a caller sees (limits, the delivery schedule) is wire vocabulary, in src/contracts.
+// What a caller sees (limits, the delivery schedule) is wire vocabulary, in packages/contracts.
 export {
   DEFAULT_SIGNALS,
   DELIVERY_TIMEOUT_MS,
