@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { answerSchema, routeContracts, type AnyRouteContract, type RouteName } from "@x402-lookout/contracts";
+import { toolJsonSchema, type ToolJsonSchema } from "./json-schema.js";
 
 /** One MCP tool per route, described and typed by the route's contract. */
 export interface LookoutTool {
@@ -9,21 +10,28 @@ export interface LookoutTool {
   method: RouteName;
   title: string;
   description: string;
+  /** Validates the arguments of each call. */
   inputSchema: z.ZodObject;
+  /** Validates each answer. */
   outputSchema: z.ZodObject;
+  /** What tools/list shows for inputSchema and outputSchema. */
+  json: { input: ToolJsonSchema; output: ToolJsonSchema };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 export function lookoutTools(): LookoutTool[] {
   return (Object.keys(routeContracts) as RouteName[]).map((method) => {
     const c: AnyRouteContract = routeContracts[method];
+    const inputSchema = toolInput(c);
+    const outputSchema = answerSchema(c) as z.ZodObject;
     return {
       name: c.id,
       method,
       title: c.title,
       description: `${c.summary}\n\n${priceLine(c)}\n\n${c.description}`,
-      inputSchema: toolInput(c),
-      outputSchema: answerSchema(c) as z.ZodObject,
+      inputSchema,
+      outputSchema,
+      json: { input: toolJsonSchema(inputSchema, "input"), output: toolJsonSchema(outputSchema, "output") },
       annotations: { readOnlyHint: c.method === "get", destructiveHint: c.method === "delete", idempotentHint: c.method !== "post", openWorldHint: true },
     };
   });
