@@ -4,6 +4,7 @@ import { routeContracts, type RouteName } from "@x402-lookout/contracts";
 import { checkedBaseUrl } from "./base-url.js";
 import { callRoute, type CallDeps } from "./call-route.js";
 import { CreditBundle, type CreditState } from "./credit-bundle.js";
+import { createLookoutKeys, type LookoutKeys } from "./jwks.js";
 import { DEFAULT_NETWORKS } from "./paying-fetch.js";
 import type { CallInfo, CallOptions, LookoutMethods } from "./types.js";
 import { createVerdictVerifier } from "./verdicts.js";
@@ -41,6 +42,8 @@ export interface LookoutClientOptions {
 
 export interface LookoutClient extends LookoutMethods {
   readonly baseUrl: string;
+  /** The service's published keys (JWKS), fetched once: the verdict verifier and an offline guard share them. */
+  readonly keys: LookoutKeys;
   /** The credit bundle in use and what the answers said about it, or null. */
   readonly credit: CreditState | null;
   /** Pays preflight from this bundle from now on (null: pay per call). */
@@ -56,6 +59,7 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
     throw new TypeError(`maxPaymentUsdc must be a USDC amount with at most 6 decimals, got ${maxPayment}`);
   const baseUrl = checkedBaseUrl(options.baseUrl);
   const transport = options.fetch ?? globalThis.fetch;
+  const keys = createLookoutKeys(baseUrl, transport);
   const deps: CallDeps = {
     baseUrl,
     fetch: transport,
@@ -66,7 +70,7 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
     validateResponses: options.validateResponses ?? false,
     credit: options.creditId ? new CreditBundle(options.creditId) : null,
     onCall: options.onCall,
-    verifyVerdicts: options.verifyVerdicts === false ? null : createVerdictVerifier(baseUrl, transport, options.now),
+    verifyVerdicts: options.verifyVerdicts === false ? null : createVerdictVerifier(keys, options.now),
   };
   const methods = Object.fromEntries(
     (Object.keys(routeContracts) as RouteName[]).map((name) => [
@@ -77,6 +81,7 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
   return {
     ...methods,
     baseUrl: deps.baseUrl,
+    keys,
     get credit() {
       return deps.credit?.state() ?? null;
     },

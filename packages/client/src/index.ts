@@ -9,6 +9,11 @@ export * from "./errors.js";
 export { guardFetch, type GuardDecision, type GuardOptions } from "./guard/guard-fetch.js";
 export { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./guard/errors.js";
 export { DEFAULT_NETWORKS } from "./paying-fetch.js";
+export { createOfflineGuard } from "./offline/offline-guard.js";
+export type { OfflineCheck, OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./offline/types.js";
+export type { OfflineDecision, OfflineRequirement } from "./offline/decide.js";
+export { SnapshotRefusedError } from "./offline/verify.js";
+export type { LookoutKeys } from "./jwks.js";
 export type {
   AlternativesAnswer,
   Answer,

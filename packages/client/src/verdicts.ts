@@ -1,7 +1,8 @@
-import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from "jose";
+import { jwtVerify, type JWTPayload } from "jose";
 import type { AnyRouteContract } from "@x402-lookout/contracts";
 import { SIGNED_ANSWER_FIELDS, VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
 import { VerdictSignatureError } from "./errors.js";
+import type { LookoutKeys } from "./jwks.js";
 
 type Json = Record<string, unknown>;
 
@@ -11,18 +12,12 @@ export interface VerdictCheck {
 }
 
 /**
- * Checks the signed verdicts of an answer (docs/verdicts.md) against the service's JWKS, fetched
- * once and kept (fetched again only for a key id it does not know, i.e. after a rotation), and
- * adds the verified claims to each verdict as `verified`. Throws VerdictSignatureError when a
- * signature is missing, does not verify, has expired at `now` (when given), or signs other values
- * than the answer states.
+ * Checks the signed verdicts of an answer (docs/verdicts.md) against the service's JWKS (`keys`,
+ * createLookoutKeys), and adds the verified claims to each verdict as `verified`. Throws
+ * VerdictSignatureError when a signature is missing, does not verify, has expired at `now` (when
+ * given), or signs other values than the answer states.
  */
-export function createVerdictVerifier(baseUrl: string, fetchImpl: typeof fetch, now: (() => number) | undefined) {
-  const jwks = createRemoteJWKSet(new URL(`${baseUrl}${VERDICT_JWS.jwksPath}`), {
-    cacheMaxAge: Infinity,
-    [customFetch]: (url, init) => fetchImpl(url, init as RequestInit),
-  });
-
+export function createVerdictVerifier(jwks: LookoutKeys, now: (() => number) | undefined) {
   async function verifyOne(v: Json, expect: { url?: string; observedAt: string }, check: VerdictCheck): Promise<void> {
     const fail = (why: string, cause?: unknown) =>
       new VerdictSignatureError(`${check.routeId}: the verdict's signature ${why}`, {

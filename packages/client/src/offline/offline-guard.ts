@@ -1,0 +1,80 @@
+import type { PaymentRequired } from "@x402/core/types";
+import { LookoutError } from "../errors.js";
+import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "../guard/policy.js";
+import { quoteVerdict } from "../guard/quote-check.js";
+import { decideEntry, type OfflineDecision, type OfflineRequirement } from "./decide.js";
+import { listingKey, VerdictStore } from "./store.js";
+import type { OfflineCheck, OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./types.js";
+
+/** Decides payments from a signed verdict snapshot kept current by deltas (docs/offline-guard.md). */
+export function createOfflineGuard(options: OfflineGuardOptions): OfflineGuard {
+  const { lookout } = options;
+  const now = options.now ?? Date.now;
+  const blockActions = options.blockActions ?? DEFAULT_BLOCK_ACTIONS;
+  const policy: GuardPolicy = { blockActions, allowUnknown: false, maxPriceUsdc: undefined };
+  const onError = options.onError ?? (() => {});
+  const store = new VerdictStore(lookout.keys, now);
+  let needSnapshot = true;
+  let running: Promise<void> | null = null;
+
+  async function update(): Promise<void> {
+    if (store.seq === null || needSnapshot) {
+      await store.applySnapshot(await lookout.verdictSnapshot({}));
+      needSnapshot = false;
+      return;
+    }
+    for (;;) {
+      const since = store.seq;
+      const deltas = await lookout.verdictDeltas({ since }).catch((error: unknown) => {
+        // 400: `since` is older than the deltas reach back (48 h); only a new snapshot helps.
+        if (error instanceof LookoutError && error.status === 400) needSnapshot = true;
+        throw error;
+      });
+      await store.applyDeltas(deltas);
+      if (!deltas.truncated || deltas.seq === since) return;
+    }
+  }
+
+  const refresh = () => (running ??= update().finally(() => (running = null)));
+  const ready = refresh().then(
+    () => true,
+    (error: unknown) => {
+      onError(error);
+      return false;
+    },
+  );
+  const timer = setInterval(() => void refresh().catch(onError), options.refreshMs ?? 60_000);
+  (timer as { unref?: () => void }).unref?.();
+
+  function decide(url: string, method: string, requirement?: OfflineRequirement): OfflineDecision | null {
+    if (now() >= store.expiresAt) return null;
+    const entry = store.get(url, method);
+    return entry === undefined ? null : decideEntry(entry, requirement, blockActions);
+  }
+
+  async function check(url: string, method: string, paymentRequired: PaymentRequired, selected = paymentRequired.accepts[0]): Promise<OfflineCheck> {
+    if (!selected) throw new TypeError("the 402 offers no requirement to check");
+    const local = decide(url, method, selected);
+    if (local) return { source: "local", ...local };
+    const target = listingKey(url, method);
+    if (target === null) throw new TypeError(`not an http(s) URL: ${url}`);
+    const call = { url: target.slice(target.indexOf(" ") + 1), method: method.toUpperCase() };
+    const ask = (_key: string, input: Parameters<OfflineLookout["preflight"]>[0]) => ({ value: lookout.preflight(input), cached: false });
+    const v = await quoteVerdict(call, paymentRequired, selected, { ask, policy, reasons: (r) => blockReasons(r, policy) });
+    return { source: "preflight", decision: v.reasons.length === 0 ? "allow" : "block", reasons: v.reasons, report: v.report, requirementDigest: v.digest };
+  }
+
+  return {
+    ready,
+    get seq() {
+      return store.seq;
+    },
+    get size() {
+      return store.size;
+    },
+    decide,
+    check,
+    refresh,
+    stop: () => clearInterval(timer),
+  };
+}
