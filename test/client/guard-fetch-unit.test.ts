@@ -86,10 +86,19 @@ describe("guardFetch: what blocks", () => {
     expect((await lenient.guarded(TARGET)).status).toBe(200);
   });
 
-  it("blocks endpoints no catalog lists unless allowUnknown", async () => {
+  it("lets endpoints no catalog lists through with a warning by default, and blocks them with unknown: block", async () => {
     const unknown = report({ recommended_action: "investigate", warnings: ["unknown_endpoint"] });
-    await expect(harness(() => unknown).guarded(TARGET)).rejects.toMatchObject({ reasons: ["unknown_endpoint"] });
-    expect((await harness(() => unknown, { allowUnknown: true }).guarded(TARGET)).status).toBe(200);
+    const warned = harness(() => unknown);
+    expect((await warned.guarded(TARGET)).status).toBe(200);
+    expect(warned.decisions).toMatchObject([{ decision: "warn", reasons: ["unknown_endpoint"], mode: "unknown_warn" }]);
+    const strict = harness(() => unknown, { unknown: "block" });
+    await expect(strict.guarded(TARGET)).rejects.toMatchObject({ reasons: ["unknown_endpoint"] });
+    expect(strict.sent).toEqual([]);
+  });
+
+  it("refuses the options it replaced rather than ignoring them", () => {
+    for (const old of [{ failOpen: true }, { allowUnknown: true }])
+      expect(() => harness(() => report(), old as Partial<GuardOptions>)).toThrow(/replaced by failMode/);
   });
 
   it("blocks prices above maxPriceUsdc, and unknown prices when a maximum is set", async () => {
@@ -131,16 +140,16 @@ describe("guardFetch: when the service fails", () => {
     const h = harness(outage);
     await expect(h.guarded(TARGET)).rejects.toBeInstanceOf(PreflightUnavailableError);
     expect(h.sent).toEqual([]);
-    expect(h.decisions.map((d) => d.verdict)).toEqual(["failed_closed"]);
+    expect(h.decisions).toMatchObject([{ decision: "block", mode: "failed_closed", reasons: ["service_unavailable"] }]);
   });
 
   it("fails open on an outage when told to, but never on a refused payment", async () => {
-    const open = harness(outage, { failOpen: true });
+    const open = harness(outage, { failMode: "open" });
     expect((await open.guarded(TARGET)).status).toBe(200);
-    const network = harness(() => Promise.reject(new LookoutNetworkError("refused", failure({ status: null, code: "network" }))), { failOpen: true });
+    const network = harness(() => Promise.reject(new LookoutNetworkError("refused", failure({ status: null, code: "network" }))), { failMode: "open" });
     expect((await network.guarded(TARGET)).status).toBe(200);
-    expect(open.decisions.map((d) => d.verdict)).toEqual(["failed_open"]);
-    const unpaid = harness(() => Promise.reject(new PaymentError("cap", failure({ status: null, code: "spend_cap" }))), { failOpen: true });
+    expect(open.decisions).toMatchObject([{ decision: "warn", mode: "failed_open", reasons: ["service_unavailable"] }]);
+    const unpaid = harness(() => Promise.reject(new PaymentError("cap", failure({ status: null, code: "spend_cap" }))), { failMode: "open" });
     await expect(unpaid.guarded(TARGET)).rejects.toBeInstanceOf(PreflightUnavailableError);
     expect(unpaid.sent).toEqual([]);
   });

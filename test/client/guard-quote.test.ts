@@ -79,12 +79,14 @@ describe("guardFetch given the agent's x402 client: the payment is checked as it
     const res = await fetchGuarded(`${endpoint.url}?city=Lisbon`);
     expect(res.status).toBe(200);
     expect(events).toEqual(["preflight", "merchant", "preflight", "merchant paid"]);
-    expect(decisions.map((d) => [d.stage, d.verdict])).toEqual([
-      ["endpoint", "allowed"],
-      ["quote", "allowed"],
+    expect(decisions.map((d) => [d.stage, d.decision])).toEqual([
+      ["endpoint", "allow"],
+      ["quote", "allow"],
     ]);
     const quoted = decisions[1]!;
     expect(quoted.requirementDigest).toBe(digest);
+    expect(quoted.signature).toBe(quoted.report!.signature);
+    expect(quoted.signature).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(quoted.report!.verified).toMatchObject({ url: endpoint.url, method: "GET", requirement_digest: digest, ok: true });
     expect(quoted.report!.quote).toMatchObject({ requirement_index: 0, requirement_digest: digest });
     expect(before - (await svc.balanceOf(svc.payer(AGENT)))).toBe(BigInt(endpoint.amount));
@@ -110,9 +112,9 @@ describe("guardFetch given the agent's x402 client: the payment is checked as it
     expect(err).toBeInstanceOf(PreflightBlockedError);
     expect((err as PreflightBlockedError).reasons).toEqual(["requirement_mismatch"]);
     expect((err as PreflightBlockedError).report).toMatchObject({ ok: true, recommended_action: "pay" });
-    expect(decisions.map((d) => [d.stage, d.verdict])).toEqual([
-      ["endpoint", "allowed"],
-      ["quote", "blocked"],
+    expect(decisions.map((d) => [d.stage, d.decision])).toEqual([
+      ["endpoint", "allow"],
+      ["quote", "block"],
     ]);
     expect(decisions[1]!.requirementDigest).toBe(await offeredDigest(endpoint.url));
     expect(decisions[1]!.report!.verified.requirement_digest).not.toBe(decisions[1]!.requirementDigest);

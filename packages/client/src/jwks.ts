@@ -12,6 +12,11 @@ export type LookoutKeys = ReturnType<typeof createRemoteJWKSet>;
 export function createLookoutKeys(baseUrl: string, fetchImpl: typeof fetch): LookoutKeys {
   return createRemoteJWKSet(new URL(`${baseUrl}${VERDICT_JWS.jwksPath}`), {
     cacheMaxAge: Infinity,
-    [customFetch]: (url, init) => fetchImpl(url, init as RequestInit),
+    // jose names itself and its version in a User-Agent: nothing the service needs to know about the caller.
+    [customFetch]: (url, init) => {
+      const headers = new Headers(init.headers);
+      headers.delete("user-agent");
+      return fetchImpl(url, { ...(init as RequestInit), headers });
+    },
   });
 }

@@ -55,6 +55,8 @@ export function tracing(inner: typeof fetch, trace: PaymentTrace): typeof fetch 
     const req = input instanceof Request && init === undefined ? input : new Request(input, init);
     const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
     if (header) Object.assign(trace, { sent: true, header });
+    // @x402/fetch puts this CORS response header on the paid request: it pays nothing and only names the SDK.
+    req.headers.delete("access-control-expose-headers");
     // The caller's own signal goes on, not the copy's: a Request follows its source signal only
     // weakly, so once the copy is collected a time-out would no longer reach the request.
     return init?.signal ? inner(req, { signal: init.signal }) : inner(req);

@@ -8,7 +8,8 @@ import type { GuardPolicy } from "./policy.js";
 /** The agent's request a payment is being made for, as the guard saw it. */
 export interface GuardedCall {
   url: string;
-  method: string;
+  /** Unknown to an x402Client hook alone (lookoutPolicy): the service then takes the listing's. */
+  method?: string;
   /** Why the guard refused this call's payment: thrown to the agent instead of the SDK's wrapped error. */
   refusal?: unknown;
 }
@@ -32,7 +33,7 @@ export async function quoteVerdict(
   deps: {
     ask: (
       key: string,
-      input: { url: string; method: string; paymentRequired: Record<string, unknown> },
+      input: { url: string; method?: string; paymentRequired: Record<string, unknown> },
     ) => { value: Promise<PreflightReport>; cached: boolean };
     policy: GuardPolicy;
     reasons: (r: PreflightReport) => BlockReason[];
@@ -42,7 +43,8 @@ export async function quoteVerdict(
   const terms = readPaymentRequired(narrowed)?.accepts[0];
   if (!terms) throw new PreflightUnavailableError(call.url, new Error("the 402's selected requirement cannot be read"));
   const digest = await requirementDigest(terms);
-  const { value, cached } = deps.ask(`${call.method} ${call.url} ${digest}`, { url: call.url, method: call.method, paymentRequired: narrowed });
+  const method = call.method === undefined ? {} : { method: call.method };
+  const { value, cached } = deps.ask(`${call.method ?? "*"} ${call.url} ${digest}`, { url: call.url, ...method, paymentRequired: narrowed });
   const report = await value;
   const bound = (report as Partial<{ verified: { requirement_digest: string | null } }>).verified;
   if (!bound) throw new PreflightUnavailableError(call.url, new Error("the verdict's signature was not verified (the Lookout client needs verifyVerdicts on)"));
