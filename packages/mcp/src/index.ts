@@ -4,6 +4,5 @@
  */
 export { createLookoutMcpServer } from "./server.js";
 export { lookoutTools, type LookoutTool } from "./tools.js";
-export { toolJsonSchema, STANDARD_FORMATS, type ToolJsonSchema } from "./json-schema.js";
 export { INSTRUCTIONS } from "./instructions.js";
 export { loadMcpConfig, McpConfigError, type McpConfig } from "./config.js";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LookoutError, type LookoutClient } from "@x402-lookout/client";
 import { INSTRUCTIONS } from "./instructions.js";
 import { lookoutTools } from "./tools.js";
@@ -10,8 +10,7 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 /** An MCP server whose tools are the routes of one x402 Lookout, called through the typed client. */
 export function createLookoutMcpServer(client: LookoutClient): McpServer {
   const server = new McpServer({ name: "x402-lookout", version }, { instructions: INSTRUCTIONS });
-  const tools = lookoutTools();
-  for (const tool of tools) {
+  for (const tool of lookoutTools()) {
     const call = client[tool.method] as (input: unknown) => Promise<Record<string, unknown>>;
     server.registerTool(
       tool.name,
@@ -26,21 +25,6 @@ export function createLookoutMcpServer(client: LookoutClient): McpServer {
       },
     );
   }
-  // The SDK lists zod's JSON Schema as is; the list shows the cleaned, inline schemas instead
-  // (./json-schema.ts), while calls are still checked by the SDK against the zod schemas above.
-  const listed: ListToolsResult = {
-    tools: tools.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: t.json.input,
-      outputSchema: t.json.output,
-      annotations: t.annotations,
-      execution: { taskSupport: "forbidden" },
-    })),
-  };
-  server.server.removeRequestHandler(ListToolsRequestSchema.shape.method.value);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   return server;
 }
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { answerSchema, routeContracts, type AnyRouteContract, type RouteName } from "@x402-lookout/contracts";
-import { toolJsonSchema, type ToolJsonSchema } from "./json-schema.js";
 
 /** One MCP tool per route, described and typed by the route's contract. */
 export interface LookoutTool {
@@ -14,8 +13,6 @@ export interface LookoutTool {
   inputSchema: z.ZodObject;
   /** Validates each answer. */
   outputSchema: z.ZodObject;
-  /** What tools/list shows for inputSchema and outputSchema. */
-  json: { input: ToolJsonSchema; output: ToolJsonSchema };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
@@ -31,7 +28,6 @@ export function lookoutTools(): LookoutTool[] {
       description: `${c.summary}\n\n${priceLine(c)}\n\n${c.description}`,
       inputSchema,
       outputSchema,
-      json: { input: toolJsonSchema(inputSchema, "input"), output: toolJsonSchema(outputSchema, "output") },
       annotations: { readOnlyHint: c.method === "get", destructiveHint: c.method === "delete", idempotentHint: c.method !== "post", openWorldHint: true },
     };
   });

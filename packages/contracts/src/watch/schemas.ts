@@ -36,7 +36,7 @@ export const WatchCreatedSchema = z.object({
     .describe("shown once: Authorization: Bearer <secret> (or X-Watch-Secret) on status and unsubscribe; stored only as a hash"),
   signingSecret: z
     .string()
-    .startsWith("whsec_")
+    .regex(/^whsec_/, "starts with whsec_")
     .describe("shown once: pass to new Webhook(signingSecret) of the standardwebhooks library to verify alerts; HKDF-SHA256 of the secret"),
   url: z.string(),
   webhookUrl: z.string(),
