@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { SNAPSHOT_LIMITS } from "@x402-lookout/contracts/snapshot/limits";
 import type { Database } from "./schema.js";
 
 /**
@@ -25,6 +26,8 @@ export const RETENTION_TARGETS = {
   live_probe_cache: { column: "expires_at", kind: "timestamptz" },
   host_rate_limits: { column: "window_start", kind: "timestamptz" },
   listing_quotes: { column: "last_seen_at", kind: "timestamptz" },
+  // Deleting a tombstone raises the feed's forgotten number (migration 0020's trigger).
+  verdict_removals: { column: "removed_at", kind: "timestamptz" },
   // Terms a listing's history still names are kept (a probe's terms are in its listing's history).
   quote_terms: { column: "first_seen_at", kind: "timestamptz", keep: "exists (select 1 from listing_quotes as q where q.digest = quote_terms.digest)" },
   // A pending delivery is still owed to its receiver.
@@ -94,6 +97,7 @@ const DAY = 24 * HOUR;
  * - host_rate_limits 1 d; webhook_deliveries 35 d: a watch lives 30 days.
  * - listing_quotes 30 d: quote signals look back 7 days; the rest is the listing's record.
  * - quote_terms 1 d once nothing names them (the keep condition).
+ * - verdict_removals: the deltas window (SNAPSHOT_LIMITS.deltaWindowHours, decision 0022).
  */
 export const RETENTION_MS: Record<RetentionTable, number> = {
   probes: 3 * HOUR,
@@ -107,6 +111,7 @@ export const RETENTION_MS: Record<RetentionTable, number> = {
   webhook_deliveries: 35 * DAY,
   listing_quotes: 30 * DAY,
   quote_terms: DAY,
+  verdict_removals: SNAPSHOT_LIMITS.deltaWindowHours * HOUR,
 };
 
 /** Applies RETENTION_MS to every table; returns rows deleted per table. */

@@ -250,6 +250,19 @@ export interface SignalSnapshotsTable {
   flagged_since: NullableTimestamp;
   risk_score: number | null;
   detail: DefaultJsonColumn;
+  /** The offline guard's entry (0020): the preflight view and the terms; its number and when it last changed. */
+  feed: ColumnType<JsonObject | null, object | string | null | undefined, object | string | null>;
+  feed_seq: ColumnType<number | null, number | null | undefined, number | null>;
+  feed_at: NullableTimestamp;
+}
+
+/** A listing that left the catalog, numbered from verdict_seq (0020); kept for the deltas window. */
+export interface VerdictRemovalsTable {
+  seq: Generated<number>;
+  listing_id: number;
+  url: string;
+  method: string;
+  removed_at: Timestamp;
 }
 
 export interface FlagHistoryTable {
@@ -449,6 +462,7 @@ export interface Database {
   probe_hourly: ProbeHourlyTable;
   host_checks: HostChecksTable;
   signal_snapshots: SignalSnapshotsTable;
+  verdict_removals: VerdictRemovalsTable;
   flag_history: FlagHistoryTable;
   payments: PaymentsTable;
   credits: CreditsTable;

@@ -67,7 +67,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Promise<{ body: unknown; params: unknown } | Response> {
   try {
     const input = await readInput(c, def);
-    def.check?.(input as never, deps.ctx.services);
+    await def.check?.(input as never, deps.ctx.services);
     return input;
   } catch (err) {
     const route = def as PaidRoute;

@@ -29,10 +29,10 @@ export interface RouteDef<
    */
   prepare?: (input: HandlerInput<Body, Params>, services: Services) => Promise<Prepared>;
   /**
-   * Validation that needs the services (e.g. their "now"), run before payment is asked for;
-   * throws an ApiError. Schema validation covers everything else.
+   * Validation that needs the services (e.g. their "now", or a read), run before payment is asked
+   * for; throws an ApiError or a DomainError. Schema validation covers everything else.
    */
-  check?: (input: HandlerInput<Body, Params>, services: Services) => void;
+  check?: (input: HandlerInput<Body, Params>, services: Services) => void | Promise<void>;
   /**
    * Called when a request repeats a payment that already paid for an answer: with the payment's
    * id when the request proved it is the original payer's (its payment-identifier), null when it

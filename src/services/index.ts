@@ -1,4 +1,5 @@
 import type { Registry } from "prom-client";
+import { SNAPSHOT_JWS } from "@x402-lookout/contracts/snapshot/limits";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/log.js";
@@ -15,7 +16,8 @@ import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
 import { createVerdictsService } from "./evidence/service.js";
 import { createTrialService } from "./trial/index.js";
-import { createVerdictSigner } from "./verdict-signing/index.js";
+import { createVerdictFeedService } from "./verdict-feed/service.js";
+import { createJwsSigner, createVerdictSigner } from "./verdict-signing/index.js";
 import { createWatchService } from "./watch/service.js";
 import { createWhatsNewService } from "./whats-new/whats-new.js";
 
@@ -65,6 +67,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     probes: createProbesService(db, clock, log, metrics, config),
     reports,
     verdicts: createVerdictsService(db, clock),
+    /** The offline guard's signed snapshot and deltas, with the verdicts' key. */
+    verdictFeed: createVerdictFeedService(db, clock, createJwsSigner(db.db, clock, SNAPSHOT_JWS.typ), { issuer: config.publicBaseUrl }),
     trial: createTrialService(db, clock, reports),
     watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }),
     whatsNew,

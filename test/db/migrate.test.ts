@@ -33,6 +33,7 @@ const ALL_TABLES = [
   "signing_keys",
   "trial_cache",
   "trial_counters",
+  "verdict_removals",
   "watch_signal_state",
   "watches",
   "webhook_deliveries",

@@ -294,6 +294,16 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     flagged_since: "timestamptz null",
     risk_score: "number null",
     detail: "json not null",
+    feed: "json null",
+    feed_seq: "number null",
+    feed_at: "timestamptz null",
+  },
+  verdict_removals: {
+    seq: "number not null",
+    listing_id: "number not null",
+    url: "string not null",
+    method: "string not null",
+    removed_at: "timestamptz not null",
   },
   signing_keys: {
     kid: "string not null",

@@ -2,6 +2,7 @@ import { alternativesContract, decoysContract, whatsNewContract } from "./catalo
 import { createCreditContract, getCreditContract } from "./credits/routes.js";
 import { delistFeedContract, delistFeedDiffContract } from "./delist/routes.js";
 import { forensicsContract, preflightBatchContract, preflightContract, preflightTrialContract } from "./preflight/routes.js";
+import { verdictDeltasContract, verdictSnapshotContract } from "./snapshot/routes.js";
 import { createCertificateContract, getCertificateContract } from "./verified/routes.js";
 import { createWatchContract, deleteWatchContract, getWatchContract } from "./watch/routes.js";
 
@@ -27,6 +28,8 @@ export const routeContracts = {
   verifiedStatus: getCertificateContract,
   delistFeed: delistFeedContract,
   delistFeedDiff: delistFeedDiffContract,
+  verdictSnapshot: verdictSnapshotContract,
+  verdictDeltas: verdictDeltasContract,
   credits: createCreditContract,
   creditsStatus: getCreditContract,
 };

@@ -9,6 +9,11 @@ export const LOCKS = {
   verdictRecompute: 402_000_001n,
   alerterEvaluation: 4_020_402_402_007n,
   datasetBuild: 402_000_003n,
+  /**
+   * Not a task: the writers of verdict_seq numbers hold it shared until they commit, a feed reader
+   * exclusively, so it reads no number before all below it committed (migration 0020 names it too).
+   */
+  verdictFeed: 4_020_402_402_022n,
 } as const;
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };

@@ -9,6 +9,7 @@ import { preflightBatchRoute } from "./preflight/preflight-batch.js";
 import { preflightRoute } from "./preflight/preflight.js";
 import { preflightTrialRoute } from "./preflight/preflight-trial.js";
 import { delistRoutes } from "./delist/index.js";
+import { snapshotRoutes } from "./snapshot/index.js";
 import { verifiedRoutes } from "./verified/index.js";
 import { watchRoutes } from "./watch/index.js";
 
@@ -24,6 +25,7 @@ export const productRoutes: readonly AnyRouteDef[] = [
   ...watchRoutes,
   ...verifiedRoutes,
   ...delistRoutes,
+  ...snapshotRoutes,
   createCreditRoute,
   getCreditRoute,
 ];

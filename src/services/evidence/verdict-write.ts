@@ -6,12 +6,14 @@ import { blacklistReasons } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
 import type { ListingRow } from "../signals/listing-row.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
+import { LOCKS } from "../../db/jobs/exclusive.js";
+import { feedEntryOf, sameFeed, type FeedState } from "./feed-entry.js";
 import { judge } from "./verdict.js";
 
 export const WRITE_CHUNK = 2000;
 
-/** A listing's row as the verdict passes read it: its evidence and the verdict it stores. */
-export interface StoredRow extends ListingRow {
+/** A listing's row as the verdict passes read it: its evidence, the verdict it stores and its feed entry. */
+export interface StoredRow extends ListingRow, FeedState {
   warnings: string[] | null;
   critical: boolean | null;
   blacklist_reasons: string[] | null;
@@ -23,31 +25,51 @@ export interface StoredRow extends ListingRow {
 export const isGhost = (row: ListingRow, now: Date) =>
   row.last_outcome === "healthy" && now.getTime() - row.first_seen_at.getTime() >= THRESHOLDS.neverPaidListedMs && row.l30d_calls === 0;
 
-/** Evaluates each row against its context and writes the verdicts that changed; returns how many. */
+/**
+ * Evaluates each row against its context and writes the verdicts that changed, with the offline
+ * guard's entry in the same statement (a changed entry takes the next verdict_seq number, under
+ * the feed lock held shared: decision 0022); returns how many rows it wrote.
+ */
 export async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], contextOf: (row: StoredRow) => SignalContext | null, now: Date) {
   const updates = rows
-    .map((row) => ({ row, v: verdictOf(row, contextOf(row), now) }))
+    .map((row) => {
+      const context = contextOf(row);
+      const v = verdictOf(row, context, now);
+      const feed = feedEntryOf(row, context, { warnings: v.warnings, risk_score: v.risk }, now);
+      return { row, v, feed };
+    })
     // Only what changed is written: between two recomputes most verdicts stay as they were.
-    .filter(({ row, v }) => !unchanged(row, v))
-    .map(({ v }) => v)
+    .filter(({ row, v, feed }) => !unchanged(row, v) || !sameFeed(row, feed))
+    .map(({ v, feed }) => ({ ...v, feed }))
     // Rows in key order, in every writer: the full pass and an incremental update may overlap, and
     // upserts that lock the same rows in different orders deadlock on PostgreSQL.
     .sort((a, b) => a.id - b.id);
   for (let i = 0; i < updates.length; i += WRITE_CHUNK) {
     const chunk = JSON.stringify(updates.slice(i, i + WRITE_CHUNK));
+    // The feed lock is taken (shared) before the first row is written, so it never waits holding rows.
     await sql`
-      insert into signal_snapshots (listing_id, computed_at, warnings, critical, blacklist_reasons, delist_reasons, risk_score, flagged_since, detail)
+      with feed_lock as materialized (select pg_advisory_xact_lock_shared(${sql.lit(LOCKS.verdictFeed.toString())}::bigint))
+      insert into signal_snapshots (listing_id, computed_at, warnings, critical, blacklist_reasons, delist_reasons, risk_score, flagged_since, detail, feed, feed_seq, feed_at)
       select x.id, ${now.toISOString()}::timestamptz,
              array(select jsonb_array_elements_text(x.warnings)), x.critical,
              array(select jsonb_array_elements_text(x.blacklist)), array(select jsonb_array_elements_text(x.delist)),
-             x.risk, x.flagged_since, case when x.context is null then '{}'::jsonb else jsonb_build_object('context', x.context) end
-      from jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb)
+             x.risk, x.flagged_since, case when x.context is null then '{}'::jsonb else jsonb_build_object('context', x.context) end,
+             x.feed, nextval('verdict_seq'), ${now.toISOString()}::timestamptz
+      from feed_lock, jsonb_to_recordset(${chunk}::jsonb) as x(id bigint, warnings jsonb, critical boolean, blacklist jsonb, delist jsonb, risk float8, flagged_since timestamptz, context jsonb, feed jsonb)
       order by x.id
       on conflict (listing_id) do update set
         warnings = excluded.warnings, critical = excluded.critical,
         blacklist_reasons = excluded.blacklist_reasons, delist_reasons = excluded.delist_reasons,
         risk_score = excluded.risk_score, flagged_since = excluded.flagged_since,
-        detail = signal_snapshots.detail || excluded.detail`.execute(db);
+        detail = signal_snapshots.detail || excluded.detail,
+        feed = excluded.feed,
+        -- A number only for a changed entry, or for one listed again after its tombstone.
+        feed_seq = case when signal_snapshots.feed is distinct from excluded.feed or signal_snapshots.feed_seq is null
+                          or exists (select 1 from verdict_removals r where r.listing_id = excluded.listing_id and r.seq > signal_snapshots.feed_seq)
+                        then nextval('verdict_seq') else signal_snapshots.feed_seq end,
+        feed_at = case when signal_snapshots.feed is distinct from excluded.feed or signal_snapshots.feed_seq is null
+                         or exists (select 1 from verdict_removals r where r.listing_id = excluded.listing_id and r.seq > signal_snapshots.feed_seq)
+                       then excluded.feed_at else signal_snapshots.feed_at end`.execute(db);
   }
   return updates.length;
 }

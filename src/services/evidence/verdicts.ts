@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.js";
 import { computeContexts } from "../signals/group-context.js";
 import { selectListingRows } from "../signals/listing-row.js";
 import { storedContext } from "../signals/signal-input.js";
+import type { FeedEntry } from "./feed-entry.js";
 import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
 
 /**
@@ -53,4 +54,12 @@ export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: r
   return written;
 }
 
-const storedVerdictRows = (db: Kysely<Database>) => selectListingRows(db).select(["s.critical", "s.blacklist_reasons", "s.delist_reasons"]);
+const storedVerdictRows = (db: Kysely<Database>) =>
+  selectListingRows(db).select([
+    "s.critical",
+    "s.blacklist_reasons",
+    "s.delist_reasons",
+    sql<FeedEntry | null>`s.feed`.as("feed"),
+    // Listed again after it left: its entry needs a number above its tombstone's.
+    sql<boolean>`exists (select 1 from verdict_removals r where r.listing_id = l.id and r.seq > s.feed_seq)`.as("feed_removed"),
+  ]);

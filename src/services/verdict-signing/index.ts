@@ -1,2 +1,2 @@
-export { createVerdictSigner, KEY_REFRESH_MS, type VerdictSigner } from "./signer.js";
+export { createJwsSigner, createVerdictSigner, KEY_REFRESH_MS, type JwsSigner, type VerdictSigner } from "./signer.js";
 export { verdictClaims, type SignedFields } from "./claims.js";

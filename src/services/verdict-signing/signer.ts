@@ -17,15 +17,18 @@ interface LoadedKey {
 
 export type VerdictSigner = (claims: Omit<VerdictClaims, "iss" | "exp">) => Promise<string>;
 
+/** Signs a payload as compact JWS of type `typ` with the service's active key (EdDSA). */
+export type JwsSigner = (payload: object) => Promise<string>;
+
 const b64url = (text: string) => Buffer.from(text).toString("base64url");
 
 /**
- * Signs verdicts as compact JWS with the service's active Ed25519 key (the one
- * /.well-known/jwks.json publishes). The key is read once and kept, read again in the background
- * every minute. The Ed25519 signature is made in place (about 50-75 µs here): handing it to
- * libuv's thread pool measured dearer in bench:preflight on a busy 2-core machine (docs/benchmarks.md).
+ * Signs as compact JWS with the service's active Ed25519 key (the one /.well-known/jwks.json
+ * publishes). The key is read once and kept, read again in the background every minute. The
+ * Ed25519 signature is made in place (about 50-75 µs here): handing it to libuv's thread pool
+ * measured dearer in bench:preflight on a busy 2-core machine (docs/benchmarks.md).
  */
-export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: string, refreshMs = KEY_REFRESH_MS): VerdictSigner {
+export function createJwsSigner(db: Kysely<Database>, clock: Clock, typ: string, refreshMs = KEY_REFRESH_MS): JwsSigner {
   let current: LoadedKey | null = null;
   let loading: Promise<LoadedKey> | null = null;
 
@@ -34,7 +37,7 @@ export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: 
       .then(({ kid, privateKey }) => {
         if (privateKey instanceof Uint8Array) throw new Error(`signing key ${kid} is not an asymmetric key`);
         const key = KeyObject.from(privateKey as unknown as webcrypto.CryptoKey);
-        const header = b64url(JSON.stringify({ alg: VERDICT_JWS.alg, kid, typ: VERDICT_JWS.typ }));
+        const header = b64url(JSON.stringify({ alg: VERDICT_JWS.alg, kid, typ }));
         return (current = { kid, key, header, loadedAt: clock.now().getTime() });
       })
       .finally(() => (loading = null)));
@@ -46,11 +49,15 @@ export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: 
     return current;
   }
 
-  return async (claims) => {
+  return async (payload) => {
     const k = await keyNow();
-    const exp = Math.floor(Date.parse(claims.observed_at) / 1000) + VERDICT_JWS.lifetimeSeconds;
-    const input = `${k.header}.${b64url(JSON.stringify({ iss: issuer, ...claims, exp }))}`;
-    const signature = sign(null, Buffer.from(input), k.key);
-    return `${input}.${signature.toString("base64url")}`;
+    const input = `${k.header}.${b64url(JSON.stringify(payload))}`;
+    return `${input}.${sign(null, Buffer.from(input), k.key).toString("base64url")}`;
   };
+}
+
+/** Signs verdicts (typ lookout-verdict+jwt): the claims, the issuer, and exp 5 minutes after observed_at. */
+export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: string, refreshMs = KEY_REFRESH_MS): VerdictSigner {
+  const signJws = createJwsSigner(db, clock, VERDICT_JWS.typ, refreshMs);
+  return (claims) => signJws({ iss: issuer, ...claims, exp: Math.floor(Date.parse(claims.observed_at) / 1000) + VERDICT_JWS.lifetimeSeconds });
 }
