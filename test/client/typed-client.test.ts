@@ -110,6 +110,15 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
     expect(await client.delistFeedDiff({ scope: "all" })).toMatchObject({ mode: "diff", scope: "all" });
   });
 
+  it("verdict-snapshot (0.25 USDC) and verdict-deltas", async () => {
+    const snapshot = await client.verdictSnapshot();
+    expect(snapshot.entries.map((e) => e.url)).toContain(BROKEN);
+    expect(snapshot.count).toBe(snapshot.entries.length);
+    const deltas = await client.verdictDeltas({ since: snapshot.seq });
+    expect(deltas).toMatchObject({ since: snapshot.seq, truncated: false });
+    expect(deltas.seq).toBeGreaterThanOrEqual(snapshot.seq);
+  });
+
   it("credits and credits status", async () => {
     const bundle = await client.credits();
     expect(bundle).toMatchObject({ balance: 1000, initialBalance: 1000, paidAmount: "0.5", payerAddress: svc.payer(0) });

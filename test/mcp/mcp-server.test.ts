@@ -91,6 +91,9 @@ describe("lookout-mcp over stdio", () => {
     expect(await run("verified-status", { certId: cert.certId })).toMatchObject({ certId: cert.certId, state: "verified" });
     expect(await run("delist-feed", { scope: "critical" })).toMatchObject({ mode: "snapshot" });
     expect(await run("delist-feed-diff")).toMatchObject({ mode: "diff" });
+    const snapshot = await run("verdict-snapshot");
+    expect(snapshot.entries.length).toBe(snapshot.count);
+    expect(await run("verdict-deltas", { since: snapshot.seq })).toMatchObject({ since: snapshot.seq, truncated: false });
 
     const bundle = await run("credits");
     const credit = await run("credits-status", { id: bundle.creditId });
