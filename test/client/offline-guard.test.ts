@@ -17,6 +17,7 @@ const T0 = Date.parse("2026-11-26T10:00:00.000Z");
 const A = "https://a.example/api/weather";
 const B = "https://b.example/api/zombie";
 const C = "https://c.example/api/reseller";
+const D = "https://d.example/api/unpriced";
 const req = (over: Record<string, unknown> = {}) => ({
   scheme: "exact",
   network: "eip155:84532",
@@ -66,6 +67,7 @@ const catalog = () => [
   verdictEntry(A, { seq: 3 }),
   verdictEntry(B, { ok: false, action: "skip", warnings: ["zombie"], seq: 7 }),
   verdictEntry(C, { action: "use_alternatives", seq: 9 }),
+  verdictEntry(D, { asset: null, seq: 10 }),
 ];
 
 async function readyGuard(deltas: Array<() => Promise<VerdictDeltas>> = [], errors: unknown[] = []) {
@@ -102,6 +104,9 @@ describe("the offline guard decides catalogued payments locally", () => {
     expect(guard.decide(A, "GET", req({ asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }))).toBeNull();
     expect(guard.decide(A, "GET", req({ network: "eip155:8453" }))).toBeNull();
     expect(guard.decide(A, "GET", req({ amount: "010000" }))).toMatchObject({ decision: "allow" });
+    // An entry that does not know the asset cannot vouch for the one being signed.
+    expect(guard.decide(D, "GET", req())).toBeNull();
+    expect(guard.decide(D, "GET")).toMatchObject({ decision: "allow" });
     guard.stop();
   });
 
@@ -169,7 +174,7 @@ describe("deltas keep the store current", () => {
     const store = new VerdictStore(createLookoutKeys(SNAPSHOT_BASE, signer.fetch), now);
     await store.applySnapshot(await signer.snapshot(10, catalog(), T0));
     await expect(store.applySnapshot(await signer.snapshot(9, [], T0))).rejects.toThrow(SnapshotRefusedError);
-    expect([store.seq, store.size]).toEqual([10, 3]);
+    expect([store.seq, store.size]).toEqual([10, 4]);
   });
 
   it("keeps the old store through a failure, takes a new snapshot when deltas are refused as too old, and polls on its interval", async () => {

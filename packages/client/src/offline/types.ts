@@ -4,7 +4,7 @@ import type { LookoutClient } from "../client.js";
 import type { PreflightReport, RecommendedAction } from "../types.js";
 import type { OfflineDecision, OfflineRequirement } from "./decide.js";
 
-/** The typed client's methods the offline guard uses (a LookoutClient once the snapshot routes exist). */
+/** The typed client's methods the offline guard uses: a LookoutClient has them. */
 export interface OfflineLookout extends Pick<LookoutClient, "baseUrl" | "keys" | "preflight"> {
   verdictSnapshot(input: Record<string, never>): Promise<VerdictSnapshot>;
   verdictDeltas(input: { since: number }): Promise<VerdictDeltas>;
