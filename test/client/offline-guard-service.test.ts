@@ -75,8 +75,8 @@ describe("the offline guard on the real service", () => {
       resource: { url: SKYCAST.forecast },
       accepts: [other],
     } as unknown as PaymentRequired);
-    expect(asked.source).toBe("preflight");
-    if (asked.source === "preflight") expect(asked.report.verified.requirement_digest).toBe(asked.requirementDigest);
+    expect(asked.snapshotEntry).toBeUndefined();
+    expect(asked.report!.verified.requirement_digest).toBe(asked.requirementDigest);
     // 0.25 for the snapshot, 0.001 each for one delta and the four preflights.
     expect(before - (await svc.balanceOf(svc.payer(PAYER)))).toBe(255_000n);
     guard.stop();

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PaymentRequired } from "@x402/core/types";
 import {
   createOfflineGuard,
+  lookoutPolicy,
   LookoutNetworkError,
   readPaymentRequired,
   requirementDigest,
@@ -197,11 +198,42 @@ describe("check: local when it can, else the typed client's preflight on the quo
   it("answers a catalogued matching quote without a call, and sends another quote to preflight narrowed to it", async () => {
     const { guard, preflight } = await readyGuard();
     const challenge = (amount: string) => ({ x402Version: 2, resource: { url: A }, accepts: [req({ amount })] }) as unknown as PaymentRequired;
-    expect(await guard.check(`${A}?q=1`, "GET", challenge("10000"))).toMatchObject({ source: "local", decision: "allow" });
+    const local = await guard.check(`${A}?q=1`, "GET", challenge("10000"));
+    expect(local).toMatchObject({ stage: "quote", decision: "allow", reasons: [], snapshotEntry: { url: A } });
     expect(preflight).not.toHaveBeenCalled();
     const asked = await guard.check(`${A}?q=1`, "GET", challenge("20000"));
-    expect(asked).toMatchObject({ source: "preflight", decision: "allow", reasons: [] });
+    expect(asked).toMatchObject({ stage: "quote", decision: "allow", reasons: [] });
+    expect(asked.snapshotEntry).toBeUndefined();
     expect(preflight).toHaveBeenCalledWith({ url: A, method: "GET", paymentRequired: challenge("20000") });
+    guard.stop();
+  });
+});
+
+describe("an offline guard behind lookoutPolicy", () => {
+  it("decides the payment hook's quote from the snapshot (the hook knows no method), and asks preflight only for another quote", async () => {
+    const { guard, client, preflight } = await readyGuard();
+    const decisions: Array<{ decision: string; reasons: string[]; snapshotEntry?: unknown }> = [];
+    const hook = lookoutPolicy({ lookout: client, offline: guard, onDecision: (d) => decisions.push(d) });
+    const pay = (url: string, amount = "10000") => {
+      const accepts = [req({ amount })];
+      return hook({ paymentRequired: { x402Version: 2, resource: { url: `${url}?q=1` }, accepts }, selectedRequirements: accepts[0] } as never);
+    };
+    expect(await pay(A)).toBeUndefined();
+    expect(await pay(B)).toMatchObject({ abort: true });
+    expect(preflight).not.toHaveBeenCalled();
+    expect(decisions).toMatchObject([
+      { decision: "allow", reasons: [], snapshotEntry: { url: A } },
+      { decision: "block", reasons: ["not_ok", "action"], snapshotEntry: { url: B } },
+    ]);
+    expect(await pay(A, "20000")).toBeUndefined();
+    expect(preflight).toHaveBeenCalledTimes(1);
+    expect(decisions[2]!.snapshotEntry).toBeUndefined();
+    // A cap below the amount being signed blocks a local allow too.
+    const capped = lookoutPolicy({ lookout: client, offline: guard, maxPriceUsdc: "0.001" });
+    const accepts = [req()];
+    expect(await capped({ paymentRequired: { x402Version: 2, resource: { url: A }, accepts }, selectedRequirements: accepts[0] } as never)).toMatchObject({
+      abort: true,
+    });
     guard.stop();
   });
 });

@@ -14,7 +14,7 @@ export type { DecidingMode, FailMode, UnknownMode } from "./guard/modes.js";
 export { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./guard/errors.js";
 export { DEFAULT_NETWORKS } from "./paying-fetch.js";
 export { createOfflineGuard } from "./offline/offline-guard.js";
-export type { OfflineCheck, OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./offline/types.js";
+export type { OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./offline/types.js";
 export type { OfflineDecision, OfflineRequirement } from "./offline/decide.js";
 export { SnapshotRefusedError } from "./offline/verify.js";
 export type { LookoutKeys } from "./jwks.js";

@@ -1,3 +1,4 @@
+import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { PreflightReport } from "../types.js";
 import { PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./errors.js";
 import type { DecidingMode } from "./modes.js";
@@ -29,6 +30,8 @@ export interface GuardDecision {
   cached: boolean;
   /** The failure, when the check failed. */
   error?: unknown;
+  /** Set when an offline guard's signed snapshot decided the quote locally: its entry (no preflight was asked). */
+  snapshotEntry?: VerdictEntry;
 }
 
 /** The error a blocking decision stands for: the verdict's block, or the failed check. */

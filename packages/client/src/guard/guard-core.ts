@@ -1,11 +1,12 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { LookoutClient } from "../client.js";
+import type { OfflineGuard } from "../offline/types.js";
 import type { PreflightReport, RecommendedAction } from "../types.js";
 import type { GuardDecision } from "./decision.js";
 import { isOutage, readModes, type ModeOptions } from "./modes.js";
 import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "./policy.js";
 import { PreflightCache } from "./preflight-cache.js";
-import { quoteVerdict, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
+import { overCap, quoteVerdict, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
 
 /** What guardFetch and lookoutPolicy share: the checks, their cache, the modes and the decisions. */
 export interface CheckOptions extends ModeOptions {
@@ -19,6 +20,11 @@ export interface CheckOptions extends ModeOptions {
   cacheTtlMs?: number;
   /** Every decision, for the agent's logs. */
   onDecision?: (decision: GuardDecision) => void;
+  /**
+   * An offline guard (createOfflineGuard): the quote stage decides locally when its signed
+   * snapshot holds the endpoint with the very quote being signed, and asks preflight otherwise.
+   */
+  offline?: Pick<OfflineGuard, "decide">;
   now?: () => number;
 }
 
@@ -72,6 +78,11 @@ export function createGuardCore(options: CheckOptions) {
 
     /** The verdict on the requirement selected for signing, bound to its digest (quoteVerdict). */
     async quote(call: GuardedCall, paymentRequired: PaymentRequired, selected: PaymentRequirements): Promise<GuardDecision> {
+      const local = options.offline?.decide(call.url, call.method, selected);
+      if (local) {
+        const reasons = overCap(local.entry.amount, maxPriceUsdc) ? [...local.reasons, "price_above_max" as const] : local.reasons;
+        return emit({ url: call.url, stage: "quote", decision: reasons.length > 0 ? "block" : "allow", reasons, cached: false, snapshotEntry: local.entry });
+      }
       let cached = false;
       const ask: Parameters<typeof quoteVerdict>[3]["ask"] = (key, input) => {
         const answer = cache.get(key, () => options.lookout.preflight(input));

@@ -50,8 +50,11 @@ export async function quoteVerdict(
   if (!bound) throw new PreflightUnavailableError(call.url, new Error("the verdict's signature was not verified (the Lookout client needs verifyVerdicts on)"));
   const reasons = deps.reasons(report);
   if (bound.requirement_digest !== digest) reasons.push("requirement_mismatch");
-  // The cap applies to the amount being signed, not only to the price the prober saw (USDC's 6 decimals; another asset is critical anyway).
-  const cap = deps.policy.maxPriceUsdc;
-  if (cap !== undefined && BigInt(terms.amount) > BigInt(usdcToAtomic(cap)) && !reasons.includes("price_above_max")) reasons.push("price_above_max");
+  if (overCap(terms.amount, deps.policy.maxPriceUsdc) && !reasons.includes("price_above_max")) reasons.push("price_above_max");
   return { report, reasons, cached, digest };
+}
+
+/** The cap applies to the amount being signed, not only to the price the prober saw (USDC's 6 decimals; another asset is critical anyway). */
+export function overCap(amount: string | null, cap: string | undefined): boolean {
+  return cap !== undefined && amount !== null && /^\d+$/.test(amount) && BigInt(amount) > BigInt(usdcToAtomic(cap));
 }

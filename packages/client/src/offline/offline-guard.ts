@@ -1,17 +1,17 @@
 import type { PaymentRequired } from "@x402/core/types";
 import { LookoutError } from "../errors.js";
-import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "../guard/policy.js";
-import { quoteVerdict } from "../guard/quote-check.js";
+import type { GuardDecision } from "../guard/decision.js";
+import { createGuardCore } from "../guard/guard-core.js";
+import { DEFAULT_BLOCK_ACTIONS } from "../guard/policy.js";
 import { decideEntry, type OfflineDecision, type OfflineRequirement } from "./decide.js";
 import { listingKey, VerdictStore } from "./store.js";
-import type { OfflineCheck, OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./types.js";
+import type { OfflineGuard, OfflineGuardOptions } from "./types.js";
 
 /** Decides payments from a signed verdict snapshot kept current by deltas (docs/offline-guard.md). */
 export function createOfflineGuard(options: OfflineGuardOptions): OfflineGuard {
   const { lookout } = options;
   const now = options.now ?? Date.now;
   const blockActions = options.blockActions ?? DEFAULT_BLOCK_ACTIONS;
-  const policy: GuardPolicy = { blockActions, allowUnknown: false, maxPriceUsdc: undefined };
   const onError = options.onError ?? (() => {});
   const store = new VerdictStore(lookout.keys, now);
   let needSnapshot = true;
@@ -46,22 +46,19 @@ export function createOfflineGuard(options: OfflineGuardOptions): OfflineGuard {
   const timer = setInterval(() => void refresh().catch(onError), options.refreshMs ?? 60_000);
   (timer as { unref?: () => void }).unref?.();
 
-  function decide(url: string, method: string, requirement?: OfflineRequirement): OfflineDecision | null {
+  function decide(url: string, method: string | undefined, requirement?: OfflineRequirement): OfflineDecision | null {
     if (now() >= store.expiresAt) return null;
     const entry = store.get(url, method);
     return entry === undefined ? null : decideEntry(entry, requirement, blockActions);
   }
 
-  async function check(url: string, method: string, paymentRequired: PaymentRequired, selected = paymentRequired.accepts[0]): Promise<OfflineCheck> {
+  // check is guardFetch's quote stage with this guard as its snapshot: one core, the same modes and decisions.
+  const core = createGuardCore({ ...options, blockActions, offline: { decide } });
+  async function check(url: string, method: string, paymentRequired: PaymentRequired, selected = paymentRequired.accepts[0]): Promise<GuardDecision> {
     if (!selected) throw new TypeError("the 402 offers no requirement to check");
-    const local = decide(url, method, selected);
-    if (local) return { source: "local", ...local };
-    const target = listingKey(url, method);
-    if (target === null) throw new TypeError(`not an http(s) URL: ${url}`);
-    const call = { url: target.slice(target.indexOf(" ") + 1), method: method.toUpperCase() };
-    const ask = (_key: string, input: Parameters<OfflineLookout["preflight"]>[0]) => ({ value: lookout.preflight(input), cached: false });
-    const v = await quoteVerdict(call, paymentRequired, selected, { ask, policy, reasons: (r) => blockReasons(r, policy) });
-    return { source: "preflight", decision: v.reasons.length === 0 ? "allow" : "block", reasons: v.reasons, report: v.report, requirementDigest: v.digest };
+    const key = listingKey(url, method);
+    if (key === null) throw new TypeError(`not an http(s) URL: ${url}`);
+    return core.quote({ url: key.slice(key.indexOf(" ") + 1), method: method.toUpperCase() }, paymentRequired, selected);
   }
 
   return {

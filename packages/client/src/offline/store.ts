@@ -17,6 +17,8 @@ export function listingKey(url: string, method: string): string | null {
   return `${method.toUpperCase()} ${u.origin}${u.pathname}`;
 }
 
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
 /**
  * The catalogued verdicts as of one sequence number. Answers are applied only once their
  * signature and digest verify and only in order: a snapshot never older than the store, deltas
@@ -38,9 +40,14 @@ export class VerdictStore {
     return this.entries.size;
   }
 
-  get(url: string, method: string): VerdictEntry | undefined {
-    const key = listingKey(url, method);
-    return key === null ? undefined : this.entries.get(key);
+  /** The listing at this address and method; without a method (a payment hook sees none), the address's only listing. */
+  get(url: string, method?: string): VerdictEntry | undefined {
+    if (method !== undefined) {
+      const key = listingKey(url, method);
+      return key === null ? undefined : this.entries.get(key);
+    }
+    const found = METHODS.map((m) => this.get(url, m)).filter((e) => e !== undefined);
+    return found.length === 1 ? found[0] : undefined;
   }
 
   async applySnapshot(snapshot: VerdictSnapshot): Promise<void> {

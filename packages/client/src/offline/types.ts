@@ -1,7 +1,9 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { VerdictDeltas, VerdictSnapshot } from "@x402-lookout/contracts/snapshot/schemas";
 import type { LookoutClient } from "../client.js";
-import type { PreflightReport, RecommendedAction } from "../types.js";
+import type { GuardDecision } from "../guard/decision.js";
+import type { ModeOptions } from "../guard/modes.js";
+import type { RecommendedAction } from "../types.js";
 import type { OfflineDecision, OfflineRequirement } from "./decide.js";
 
 /** The typed client's methods the offline guard uses: a LookoutClient has them. */
@@ -10,7 +12,7 @@ export interface OfflineLookout extends Pick<LookoutClient, "baseUrl" | "keys" |
   verdictDeltas(input: { since: number }): Promise<VerdictDeltas>;
 }
 
-export interface OfflineGuardOptions {
+export interface OfflineGuardOptions extends ModeOptions {
   lookout: OfflineLookout;
   /** How often deltas are asked for (default 60 s; an answer speaks for 15 minutes). */
   refreshMs?: number;
@@ -19,11 +21,9 @@ export interface OfflineGuardOptions {
   blockActions?: readonly RecommendedAction[];
   /** A snapshot or delta that failed or was refused; the store keeps what it had. */
   onError?: (error: unknown) => void;
+  /** Every decision check makes, as guardFetch and lookoutPolicy report theirs. */
+  onDecision?: (decision: GuardDecision) => void;
 }
-
-export type OfflineCheck =
-  | ({ source: "local" } & OfflineDecision)
-  | { source: "preflight"; decision: "allow" | "block"; reasons: OfflineDecision["reasons"]; report: PreflightReport; requirementDigest: string };
 
 export interface OfflineGuard {
   /** Settles once the first snapshot was applied (true) or failed (false: every decision asks preflight until a refresh succeeds). */
@@ -31,9 +31,13 @@ export interface OfflineGuard {
   readonly seq: number | null;
   readonly size: number;
   /** The local decision, or null: ask preflight (not catalogued, another quote, or the store has expired). */
-  decide(url: string, method: string, requirement?: OfflineRequirement): OfflineDecision | null;
-  /** The local decision on the requirement about to be signed, else preflight's on that requirement (the guard's quote stage). */
-  check(url: string, method: string, paymentRequired: PaymentRequired, selected?: PaymentRequirements): Promise<OfflineCheck>;
+  decide(url: string, method: string | undefined, requirement?: OfflineRequirement): OfflineDecision | null;
+  /**
+   * The decision on the requirement about to be signed: local when the snapshot holds it, else
+   * preflight's on that requirement, under the guard's modes (guardFetch's quote stage; a
+   * GuardDecision with snapshotEntry when decided locally).
+   */
+  check(url: string, method: string, paymentRequired: PaymentRequired, selected?: PaymentRequirements): Promise<GuardDecision>;
   /** Takes deltas now (a snapshot when the store has none or deltas were refused as too old); rejects on a failure. */
   refresh(): Promise<void>;
   stop(): void;
