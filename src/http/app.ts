@@ -20,6 +20,7 @@ import type { PaymentGate } from "./payment/types.js";
 import type { AnyRouteDef } from "./registry.js";
 import { mountOperations } from "./operations.js";
 import { mountDiscovery } from "./discovery/mount-discovery.js";
+import { mountExplorer } from "./explorer/mount-explorer.js";
 
 export interface AppOptions {
   ctx: AppContext;
@@ -42,6 +43,7 @@ export function createApp({ ctx, routes, gate, validateResponses = false }: AppO
   mountOperations(app, ctx);
   mountPages(app, { ctx, routes, gate });
   mountDiscovery(app, { ctx, routes, gate });
+  mountExplorer(app, { ctx });
 
   app.notFound((c) => c.json(errorBody(new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`), c.get("requestId")), 404));
   app.onError((err, c) => renderError(err, c as Context<AppEnv>));

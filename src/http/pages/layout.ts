@@ -15,11 +15,16 @@ th{background:#f6f8fa}.price{font-weight:600}.muted{color:#57606a}nav a{margin-r
 .tag{display:inline-block;padding:0 .4rem;border-radius:3px;background:#ddf4ff;font-size:.85rem}
 `;
 
-export function layout(title: string, body: Html): Html {
+/** A page's own additions: its CSS (static text of the page's module, never request data). */
+export interface PageExtras {
+  style?: string;
+}
+
+export function layout(title: string, body: Html, extras: PageExtras = {}): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · ${SERVICE_NAME}</title><style>${raw(STYLE)}</style></head>
-<body><header><nav><a href="/"><strong>${SERVICE_NAME}</strong></a><a href="/spec">Specification</a><a href="/openapi.json">OpenAPI</a></nav></header>
+<title>${title} · ${SERVICE_NAME}</title><style>${raw(STYLE)}${raw(extras.style ?? "")}</style></head>
+<body><header><nav><a href="/"><strong>${SERVICE_NAME}</strong></a><a href="/endpoints">Endpoints</a><a href="/spec">Specification</a><a href="/openapi.json">OpenAPI</a></nav></header>
 <main>${body}</main>
 <footer class="muted"><p>Signals are provenance, not endorsement: ${SERVICE_NAME} reports what its probes observed.</p></footer>
 </body></html>`;
