@@ -69,6 +69,8 @@ let before: DbFingerprint;
 let creditId: string;
 let watchId: string;
 let sent = 0;
+/** Each paid route's well-formed request: its example, and for deltas a since this database can answer. */
+const wellFormed = new Map<string, unknown>();
 
 beforeAll(async () => {
   svc = await startPaidService({ routes });
@@ -101,6 +103,8 @@ beforeAll(async () => {
       { url: "https://a.example/x", webhookUrl: "https://93.184.216.34/hook" },
     )
   ).watchId;
+  for (const def of paidRoutes) wellFormed.set(def.id, def.examples.request ?? {});
+  wellFormed.set("verdict-deltas", { since: (await ctx.services.verdictFeed.snapshot()).seq });
   before = await fingerprint(ctx.db.db);
 }, 120_000);
 
@@ -216,7 +220,7 @@ describe("malformed requests get documented 4xx answers and change nothing", () 
         const headers: Record<string, string> = { ...junk, "content-type": "application/json" };
         if (payment) headers[name] = payment;
         if (credit) headers["x-credit-id"] = credit;
-        const r = { method: "POST", path: def.path, headers, body: bytes(JSON.stringify(def.examples.request ?? {})) };
+        const r = { method: "POST", path: def.path, headers, body: bytes(JSON.stringify(wellFormed.get(def.id))) };
         const res = await send(r);
         const reason = (await res
           .clone()
