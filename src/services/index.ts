@@ -14,6 +14,7 @@ import { createPaymentsService } from "./payments/service.js";
 import { createProbesService } from "./probes/service.js";
 import { createReportsService } from "./reports/index.js";
 import { createLiveProber } from "./reports/live-probe.js";
+import { createOverviewService } from "./overview/service.js";
 import { createVerdictsService } from "./evidence/service.js";
 import { createTrialService } from "./trial/index.js";
 import { createVerdictFeedService } from "./verdict-feed/service.js";
@@ -64,6 +65,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     dataset: createDatasetService(db, clock, log, { dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl }),
     delist: createDelistService(db, clock),
     payments: createPaymentsService(db.db, clock),
+    /** The landing page's live figures, read at most every 15 s. */
+    overview: createOverviewService(db, clock),
     probes: createProbesService(db, clock, log, metrics, config),
     reports,
     verdicts: createVerdictsService(db, clock),

@@ -2,11 +2,10 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { AppContext } from "../../context.js";
 import type { AppEnv } from "../app-env.js";
-import { SERVICE_NAME } from "../attribution.js";
 import type { PaymentGate } from "../payment/types.js";
 import type { AnyRouteDef } from "../registry.js";
-import { landing } from "./landing.js";
 import { layout } from "./layout.js";
+import { mountLanding } from "./mount-landing.js";
 import { routeSections } from "./route-sections.js";
 import { specPage } from "./spec-page.js";
 
@@ -26,6 +25,6 @@ export function mountPages(app: Hono<AppEnv>, { ctx, routes, gate }: PageDeps): 
     app.get(def.path, (c) => c.html(layout(def.title, html`<h1>${def.title}</h1>${routeSections(def, deps)}`)));
   }
 
-  app.get("/", (c) => c.html(layout(SERVICE_NAME, landing(routes))));
+  mountLanding(app, { ctx, routes });
   app.get("/spec", (c) => c.html(specPage(routes, deps)));
 }

@@ -1,0 +1,24 @@
+import { html } from "hono/html";
+import type { SignedPreflightReport } from "@x402-lookout/contracts/preflight/schemas";
+import { WARNING_GLOSSARY } from "@x402-lookout/contracts/glossary";
+import type { WarningCode } from "@x402-lookout/contracts/codes";
+import type { Html } from "./layout.js";
+
+/** A warning code in plain words; a code the glossary does not know yet shows as itself. */
+export const glossaryOf = (code: string) => WARNING_GLOSSARY[code as WarningCode] ?? { title: code, meaning: "" };
+
+/** The free trial's answer for people: the action, the risk, and each warning explained (the same words the script uses in place). */
+export function checkVerdict(url: string, r: SignedPreflightReport): Html {
+  return html`<div class="verdict ${r.ok ? "ok" : "bad"}">
+<p><strong>${r.ok ? "No warning" : "Flagged"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
+<p class="muted">${url}${r.metadata.service ? ` · ${r.metadata.service}` : ""}${r.metadata.price_usdc ? ` · ${r.metadata.price_usdc} USDC` : ""}</p>
+${
+  r.warnings.length === 0
+    ? html`<p>No warning fired.</p>`
+    : html`<ul>${r.warnings.map((code) => html`<li><strong>${glossaryOf(code).title}</strong> (<code>${code}</code>): ${glossaryOf(code).meaning}</li>`)}</ul>`
+}
+</div>`;
+}
+
+/** A refused check (bad URL, the trial's daily limit, a timeout), said in words with its status. */
+export const checkRefused = (message: string) => html`<div class="verdict bad" role="alert"><p>${message}</p></div>`;
