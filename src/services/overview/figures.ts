@@ -8,7 +8,7 @@ export interface OverviewFigures {
   watched: number;
   /** Active listings whose stored preflight verdict is not ok. */
   flagged: number;
-  /** Active listings per warning code of their stored verdict, most frequent first. */
+  /** Active listings per warning code of their stored preflight verdict, most frequent first. */
   byCode: { code: string; count: number }[];
   /** Probes made in the hour before `at`. */
   probesLastHour: number;
@@ -32,9 +32,10 @@ export async function readOverview(db: Kysely<Database>, at: Date): Promise<Over
         (select count(*)::int from probes where probed_at > ${hourAgo}::timestamptz) as probes,
         (select max(computed_at) from signal_snapshots) as verdict_at,
         (select max(finished_at) from catalog_polls) as poll_at`.execute(db),
+    // The preflight view's codes (signal_snapshots.feed): the ones the endpoint list filters by.
     sql<{ code: string; n: number }>`
       select w as code, count(*)::int as n
-        from signal_snapshots s join listings l on l.id = s.listing_id, unnest(s.warnings) as w
+        from signal_snapshots s join listings l on l.id = s.listing_id, jsonb_array_elements_text(s.feed->'warnings') as w
         where l.is_active group by w order by n desc, w`.execute(db),
   ]);
   const t = totals.rows[0]!;
