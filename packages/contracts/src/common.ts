@@ -44,3 +44,6 @@ export const httpUrlField = (max = 2048) =>
     .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), "must be an absolute http or https URL");
 
 export const dateTime = () => z.string().datetime({ offset: true });
+
+/** A share in percent: healthy of probed, a group of the catalog; never outside 0..100. */
+export const percent = () => z.number().min(0).max(100);

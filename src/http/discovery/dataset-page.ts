@@ -31,20 +31,20 @@ Built weekly, as CSV and JSON Lines, with a README describing every column. The 
 ${
   builds.length === 0
     ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
-    : html`<table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
+    : html`<div class="scroll"><table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
 ${builds.map(
   (
     b,
   ) => html`<tr><td>${b.period}<br><span class="muted">built ${b.builtAt.toISOString()}</span></td><td>${b.periodStart.toISOString()} to ${b.periodEnd.toISOString()}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
 <td><ul>${b.files.map((f) => html`<li><a href="${datasetFileUrl(base, b.id, f.name)}">${f.name}</a> · ${humanBytes(f.bytes)} (${f.bytes} bytes) · <span class="muted">sha256 <code>${f.sha256}</code></span></li>`)}</ul></td></tr>`,
 )}
-</tbody></table>`
+</tbody></table></div>`
 }
 <p>Machine-readable list: <a href="${base}/dataset/index.json">${base}/dataset/index.json</a>.</p>
 <h2>Columns</h2>
-<table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
+<div class="scroll"><table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
 ${COLUMNS.map((c) => html`<tr><td><code>${c.name}</code></td><td>${c.type}</td><td>${c.description}</td></tr>`)}
-</tbody></table>`,
+</tbody></table></div>`,
   );
 }
 

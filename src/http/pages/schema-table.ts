@@ -14,6 +14,8 @@ interface JsonSchema {
   format?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   minLength?: number;
   maxLength?: number;
   minItems?: number;
@@ -34,9 +36,9 @@ const MAX_DEPTH = 3;
 export function schemaTable(schema: z.ZodType, io: "input" | "output"): Html {
   const rows = flatten(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema, "", true, 0);
   if (rows.length === 0) return html`<p class="muted">No fields.</p>`;
-  return html`<table><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>
+  return html`<div class="scroll"><table><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td><code>${r.name}</code></td><td>${r.type}</td><td>${r.required ? "yes" : "no"}</td><td>${r.notes}</td></tr>`)}
-</tbody></table>`;
+</tbody></table></div>`;
 }
 
 function flatten(s: JsonSchema, prefix: string, required: boolean, depth: number): Row[] {
@@ -68,9 +70,20 @@ function typeOf(s: JsonSchema): string {
 function notesOf(s: JsonSchema): string {
   const parts = [s.description];
   const u = unwrap(s);
-  if (u.minimum !== undefined || u.maximum !== undefined) parts.push(`range ${u.minimum ?? "…"} to ${u.maximum ?? "…"}`);
+  parts.push(boundsOf(u));
   if (u.maxLength !== undefined) parts.push(`at most ${u.maxLength} characters`);
   if (u.minItems !== undefined || u.maxItems !== undefined) parts.push(`${u.minItems ?? 0} to ${u.maxItems ?? "…"} items`);
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
   return parts.filter(Boolean).join("; ");
+}
+
+/** zod's int() says "a safe integer": a bound at that limit is no real bound, so it is left out. */
+const real = (n: number | undefined) => (n !== undefined && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined);
+
+function boundsOf(u: JsonSchema): string | undefined {
+  const [min, max, xmin, xmax] = [real(u.minimum), real(u.maximum), real(u.exclusiveMinimum), real(u.exclusiveMaximum)];
+  if (min !== undefined && max !== undefined) return `from ${min} to ${max}`;
+  const low = min !== undefined ? `at least ${min}` : xmin !== undefined ? `greater than ${xmin}` : undefined;
+  const high = max !== undefined ? `at most ${max}` : xmax !== undefined ? `less than ${xmax}` : undefined;
+  return [low, high].filter(Boolean).join(" and ") || undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BLACKLIST_REASONS, MATCH_REASONS } from "../codes.js";
-import { dateTime, httpUrlField } from "../common.js";
+import { dateTime, httpUrlField, percent } from "../common.js";
 import { WHATS_NEW_LIMIT } from "./limits.js";
 
 /** Spec 2.7, 2.8, 2.10: the catalog products' requests and answers. */
@@ -34,8 +34,8 @@ const AlternativeItem = z.object({
   category: z.string().nullable(),
   price_usdc: z.string().nullable(),
   currency: z.string().nullable(),
-  uptime_1h_pct: z.number().nullable(),
-  uptime_7d_pct: z.number().nullable(),
+  uptime_1h_pct: percent().nullable(),
+  uptime_7d_pct: percent().nullable(),
   avg_latency_1h_ms: z.number().int().nullable(),
   match_reason: z.enum(MATCH_REASONS),
 });
@@ -96,7 +96,7 @@ export const BlacklistSchema = z.object({
       reasons: z.array(Reason),
       probes_7d: z.number().int(),
       healthy_7d: z.number().int(),
-      uptime_7d_pct: z.number().int().nullable(),
+      uptime_7d_pct: percent().int().nullable(),
       last_probe_at: dateTime().nullable(),
       wildcard_402_detected: z.boolean(),
       spa_fallback_detected: z.boolean(),

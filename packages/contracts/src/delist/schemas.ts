@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateTime } from "../common.js";
+import { dateTime, percent } from "../common.js";
 import { DELIST_LIMITS as DELIST, DELIST_SCOPES } from "./limits.js";
 
 export const ScopeField = z
@@ -20,7 +20,7 @@ const Recovered = z.object({
   method: z.string(),
   was_reasons: z.array(z.string()),
   flagged_until: dateTime().describe("end of the last flagged UTC day (now when that day is today)"),
-  uptime_48h_pct: z.number().int(),
+  uptime_48h_pct: percent().int(),
 });
 
 const Counts = {
@@ -54,7 +54,7 @@ export const DelistSnapshotSchema = z.object({
     z.object({
       ...Flag,
       flagged_days_consecutive: z.number().int().describe("consecutive flagged UTC days up to today, from the persisted flag history"),
-      uptime_7d_pct: z.number().int().nullable().describe("null without probes in 7 days"),
+      uptime_7d_pct: percent().int().nullable().describe("null without probes in 7 days"),
       cdp_listed: z.boolean().describe("the listing is active in the catalog"),
       cdp_l30d_calls: z.number().int().describe("calls in the last 30 days as the catalog reports them (0 when unknown)"),
     }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ALL_CODES } from "../codes.js";
-import { dateTime } from "../common.js";
+import { dateTime, percent } from "../common.js";
 
 /** Spec 2.1–2.6: the preflight report, its batch element, and the forensics superset. */
 
@@ -31,7 +31,7 @@ export const MetadataSchema = z.object({
     "exact decimal of at most 6 places; null when no listing or challenge quoted a price (never an empty string; decision 0016)",
   ),
   currency: z.string(),
-  uptime_1h_pct: z.number().int().nullable(),
+  uptime_1h_pct: percent().int().nullable(),
   avg_latency_ms: z.number().int().nullable(),
   is_active: z.boolean(),
   proxy_markup: ProxyMarkupSchema.optional().describe("present only when warnings include proxy_markup"),
@@ -145,8 +145,8 @@ export const ForensicsReportSchema = z
         probes_7d: z.number().int(),
         healthy_7d: z.number().int(),
         errors_7d: z.number().int(),
-        uptime_7d_pct: nInt(),
-        uptime_1h_pct: nInt(),
+        uptime_7d_pct: percent().int().nullable(),
+        uptime_1h_pct: percent().int().nullable(),
         avg_latency_1h_ms: nInt(),
         hourly: z
           .array(z.object({ bucket: dateTime(), probes: z.number().int(), healthy: z.number().int(), avg_latency_ms: nInt() }))
@@ -164,7 +164,7 @@ export const ForensicsReportSchema = z
       catalog_total: z.number().int(),
       raw_catalog_total: z.number().int(),
       effective_catalog_total: z.number().int(),
-      concentration_pct: z.number().nullable(),
+      concentration_pct: percent().nullable(),
       wildcard_402_detected: z.boolean(),
       spa_fallback_detected: z.boolean(),
       effective_count_basis: EffectiveCountBasis,
@@ -180,11 +180,11 @@ export const ForensicsReportSchema = z
       errors_30m: z.number().int(),
       price_amount_usdc: usdcDecimal(),
       service_age_hours: z.number().nullable(),
-      concentration_pct: z.number().nullable(),
+      concentration_pct: percent().nullable(),
       raw_concentration_group_size: nInt(),
       effective_concentration_group_size: nInt(),
       wildcard_402_detected: z.boolean(),
-      decoy_probability: z.number(),
+      decoy_probability: z.number().min(0).max(1),
     }),
     quote: quoteField(),
   })
