@@ -10,6 +10,7 @@ import { createCertificatesService } from "./certificates/service.js";
 import { createCreditsService } from "./credits/credits-service.js";
 import { createDatasetService } from "./dataset/service.js";
 import { createDelistService } from "./delist/service.js";
+import { createExplorerService } from "./explorer/index.js";
 import { createPaymentsService } from "./payments/service.js";
 import { createProbesService } from "./probes/service.js";
 import { createReportsService } from "./reports/index.js";
@@ -64,6 +65,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     credits: createCreditsService(db, clock),
     dataset: createDatasetService(db, clock, log, { dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl }),
     delist: createDelistService(db, clock),
+    /** The public explorer's endpoint list, provider and service pages (issue 26). */
+    explorer: createExplorerService(db, clock),
     payments: createPaymentsService(db.db, clock),
     /** The landing page's live figures, read at most every 15 s. */
     overview: createOverviewService(db, clock),

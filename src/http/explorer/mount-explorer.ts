@@ -1,5 +1,6 @@
 import type { App } from "../app-env.js";
 import type { AppContext } from "../../context.js";
+import { mountExplorerList } from "./mount-list.js";
 
 export interface ExplorerDeps {
   ctx: AppContext;
@@ -13,4 +14,5 @@ export interface ExplorerDeps {
 export function mountExplorer(app: App, deps: ExplorerDeps): void {
   void app;
   void deps;
+  mountExplorerList(app, deps);
 }

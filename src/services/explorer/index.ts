@@ -1,0 +1,3 @@
+// What the explorer's pages may name: the list's shape and limits, and the page types.
+export { createExplorerService, type ExplorerService, type ProviderPage, type ServicePage } from "./service.js";
+export * from "./types.js";

@@ -1,0 +1,83 @@
+import type { DbHandle } from "../../db/client.js";
+import { perGeneration } from "../../db/read-models/per-generation.js";
+import type { Clock } from "../../lib/clock.js";
+import { CatalogIndex } from "./catalog-index.js";
+import { predicateOf, type Scope } from "./filters.js";
+import { loadRows } from "./load-rows.js";
+import { sparklines } from "./sparklines.js";
+import { EXPLORER, type ListPage, type ListQuery, type Totals } from "./types.js";
+
+export interface ProviderPage {
+  provider: { id: string; name: string | null; network: string; payTo: string };
+  totals: Totals;
+  list: ListPage;
+}
+
+export interface ServicePage {
+  service: { id: string; name: string; origin: string | null };
+  totals: Totals;
+  list: ListPage;
+}
+
+/**
+ * The public explorer's lists (issue 26): every active listing searchable, filterable, sortable
+ * and paged, and provider and service pages with their totals. The listings and their stored
+ * verdicts are kept per verdict generation (catalog-index.ts); a page's sparklines are one read.
+ */
+export function createExplorerService(handle: Pick<DbHandle, "db" | "generation">, clock: Clock) {
+  const db = handle.db;
+  const current = perGeneration(handle, async () => new CatalogIndex(await loadRows(db)));
+
+  async function page(index: CatalogIndex, q: ListQuery, scope: Scope): Promise<ListPage> {
+    const size = EXPLORER.pageSize;
+    const { total, rows } = index.select(predicateOf(index, q, scope), q.sort, q.dir, (q.page - 1) * size, size);
+    const lines = await sparklines(
+      db,
+      rows.map((r) => r.id),
+      clock.now(),
+    );
+    return {
+      rows: rows.map((r) => ({ ...r, sparkline: lines.get(r.id)! })),
+      total,
+      page: q.page,
+      pages: Math.min(EXPLORER.maxPage, Math.max(1, Math.ceil(total / size))),
+      facets: { categories: index.categories, networks: index.networks },
+    };
+  }
+
+  return {
+    list: async (q: ListQuery): Promise<ListPage> => page(await current(), q, null),
+
+    /** A provider's endpoints (the query narrows them further) and totals; null for an unknown provider. */
+    async provider(id: string, q: ListQuery): Promise<ProviderPage | null> {
+      const [index, p] = await Promise.all([
+        current(),
+        db.selectFrom("providers").select(["provider_id", "name", "network", "pay_to"]).where("provider_id", "=", id).executeTakeFirst(),
+      ]);
+      if (!p) return null;
+      const scope = { providerId: id };
+      return {
+        provider: { id: p.provider_id, name: p.name, network: p.network, payTo: p.pay_to },
+        totals: index.totals(predicateOf(index, {}, scope)),
+        list: await page(index, q, scope),
+      };
+    },
+
+    /** A service's endpoints (the query narrows them further) and totals; null for an unknown service. */
+    async service(id: string, q: ListQuery): Promise<ServicePage | null> {
+      const [index, s] = await Promise.all([
+        current(),
+        db.selectFrom("services").select(["service_id", "name", "origin"]).where("service_id", "=", id).executeTakeFirst(),
+      ]);
+      if (!s) return null;
+      const scope = { serviceId: id };
+      return {
+        service: { id: s.service_id, name: s.name, origin: s.origin },
+        totals: index.totals(predicateOf(index, {}, scope)),
+        list: await page(index, q, scope),
+      };
+    },
+  };
+}
+
+export type ExplorerService = ReturnType<typeof createExplorerService>;
