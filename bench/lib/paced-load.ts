@@ -11,6 +11,8 @@ export interface PacedSpec {
   seconds: number;
   /** Keep-alive connections the requests may use (more are queued, and their wait counts). */
   connections: number;
+  /** Each request's path and query (default: the url's), and headers added to `headers`. */
+  next?: () => { path: string; headers?: Record<string, string> };
 }
 
 export interface PacedResult {
@@ -48,8 +50,9 @@ export async function pacedLoad(spec: PacedSpec): Promise<PacedResult> {
     await new Promise<void>((resolve) => {
       const send = (i: number) => {
         const due = start + i * interval;
+        const own = spec.next?.();
         pool
-          .request({ path: u.pathname, method: spec.method ?? "POST", headers, body: spec.body?.() })
+          .request({ path: own?.path ?? u.pathname, method: spec.method ?? "POST", headers: { ...headers, ...own?.headers }, body: spec.body?.() })
           .then(async (res) => {
             await res.body.dump();
             if (res.statusCode < 300) result.ok++;

@@ -5,8 +5,8 @@ import type { Html } from "./layout.js";
 
 export const CHECK_STYLE = `
 .check{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.check input{flex:1 1 18rem;min-width:0;font:inherit;padding:.35rem .5rem}
-.check button{font:inherit;padding:.35rem .9rem}.verdict{border-left:4px solid #1a7f37;padding:.2rem .8rem;margin:.8rem 0;overflow-wrap:anywhere}
-.verdict.bad{border-color:#cf222e}
+.check button{font:inherit;padding:.35rem .9rem}.check-answer{border-left:4px solid #1a7f37;padding:.2rem .8rem;margin:.8rem 0;overflow-wrap:anywhere}
+.check-answer.bad{border-color:#cf222e}
 `;
 
 // The glossary in the page, for the script's answer; "<" escaped so no text can close the script element.
@@ -18,7 +18,7 @@ const SCRIPT = `(() => {
 const form = document.getElementById("check"), out = document.getElementById("check-result");
 const words = JSON.parse(document.getElementById("glossary").textContent);
 const el = (tag, text, cls) => { const e = document.createElement(tag); if (text) e.textContent = text; if (cls) e.className = cls; return e; };
-const box = (bad, ...children) => { const d = el("div", "", bad ? "verdict bad" : "verdict"); d.append(...children); return d; };
+const box = (bad, ...children) => { const d = el("div", "", bad ? "check-answer bad" : "check-answer"); d.append(...children); return d; };
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const url = form.elements.url.value;
