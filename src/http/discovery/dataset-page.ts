@@ -31,7 +31,7 @@ Built weekly, as CSV and JSON Lines, with a README describing every column. The 
 ${
   builds.length === 0
     ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
-    : html`<div class="scroll"><table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
+    : html`<div class="scroll" tabindex="0"><table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
 ${builds.map(
   (
     b,
@@ -42,7 +42,7 @@ ${builds.map(
 }
 <p>Machine-readable list: <a href="${base}/dataset/index.json">${base}/dataset/index.json</a>.</p>
 <h2>Columns</h2>
-<div class="scroll"><table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
+<div class="scroll" tabindex="0"><table><thead><tr><th>column</th><th>type</th><th>meaning</th></tr></thead><tbody>
 ${COLUMNS.map((c) => html`<tr><td><code>${c.name}</code></td><td>${c.type}</td><td>${c.description}</td></tr>`)}
 </tbody></table></div>`,
   );

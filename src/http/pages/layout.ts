@@ -9,13 +9,13 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding
 header{border-bottom:1px solid #d0d7de;margin-bottom:1.5rem}header a{color:inherit;text-decoration:none}
 h1{font-size:1.8rem;margin:.2rem 0 .6rem}h2{margin-top:2rem;border-bottom:1px solid #eaeef2}
 code,pre{font:14px/1.4 ui-monospace,monospace;background:#f6f8fa;border-radius:4px}
-code{padding:.1rem .3rem}pre{padding:.8rem;overflow:auto}
+code{padding:.1rem .3rem}pre{padding:.8rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}pre code{padding:0}
 table{border-collapse:collapse;width:100%;margin:.6rem 0}th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.price{font-weight:600}.muted{color:#57606a}header nav a{margin-right:1rem;display:inline-block}
 .tag{display:inline-block;padding:0 .4rem;border-radius:3px;background:#ddf4ff;font-size:.85rem}
 .scroll{overflow-x:auto;margin:.6rem 0}.scroll>table{margin:0}
-p,li,dt,dd,td,th,h1,h2,h3{overflow-wrap:break-word}code,a{overflow-wrap:anywhere}img,svg{max-width:100%}img{height:auto}
-.try{position:relative}.try pre{white-space:pre-wrap;overflow-wrap:anywhere;padding-right:4.5rem}.copy{position:absolute;top:.4rem;right:.4rem;font-size:.8rem}
+p,li,dt,dd,td,th,h1,h2,h3{overflow-wrap:break-word}code,a{overflow-wrap:anywhere}.fields code{overflow-wrap:normal}img,svg{max-width:100%}img{height:auto}
+.try{position:relative}.try pre{padding-right:4.5rem}.copy{position:absolute;top:.4rem;right:.4rem;font-size:.8rem}
 .glossary dt{font-weight:600;margin-top:.7rem}.glossary dd{margin:0 0 0 1.5rem}.toc li{margin:.1rem 0}
 `;
 

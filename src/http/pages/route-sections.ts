@@ -8,6 +8,14 @@ import { schemaTable } from "./schema-table.js";
 import { openApiPath } from "../openapi.js";
 import { copyScript, tryIt } from "./try-it.js";
 
+/** Examples longer than this many lines fold into <details> (open on a click, no script): the page stays scannable. */
+const FOLD_LINES = 60;
+
+function folded(label: string, value: unknown): Html {
+  const lines = JSON.stringify(value, null, 2).split("\n").length;
+  return lines <= FOLD_LINES ? html`<p>${label}:</p>${json(value)}` : html`<details><summary>${label} (${lines} lines)</summary>${json(value)}</details>`;
+}
+
 /** At this price and above, unconfigured x402 SDK clients refuse to pay: tell people how to raise it. */
 const SDK_DEFAULT_SPEND_CAP_USDC = 1;
 
@@ -37,14 +45,14 @@ ${def.description.split(/\n\n+/).map((p) => html`<p>${p}</p>`)}
 <h3>Request</h3>
 ${def.params ? schemaTable(def.params, "input") : ""}
 ${def.body ? schemaTable(def.body, "input") : html`<p class="muted">No request body.</p>`}
-${def.headers?.length ? html`<div class="scroll"><table><thead><tr><th>header</th><th>meaning</th></tr></thead><tbody>${def.headers.map((h) => html`<tr><td><code>${h.name}</code></td><td>${h.description}</td></tr>`)}</tbody></table></div>` : ""}
+${def.headers?.length ? html`<div class="scroll" tabindex="0"><table><thead><tr><th>header</th><th>meaning</th></tr></thead><tbody>${def.headers.map((h) => html`<tr><td><code>${h.name}</code></td><td>${h.description}</td></tr>`)}</tbody></table></div>` : ""}
 ${def.examples.request !== undefined ? html`<p>Example request body:</p>${json(def.examples.request)}` : ""}
 <h3>Response 200</h3>
 ${schemaTable(def.response, "output")}
-<p>Example response:</p>${json(example)}
+${folded("Example response", example)}
 <h3>Errors</h3>
 <p>Every error has the JSON body <code>{"error", "message", "request_id"}</code>${def.price !== null ? html` and, on paid routes, <code>payment_settled</code>` : ""}.</p>
-<div class="scroll"><table><thead><tr><th>status</th><th>when</th></tr></thead><tbody>${errors.map((e) => html`<tr><td>${e.status}</td><td>${e.when}</td></tr>`)}</tbody></table></div>
+<div class="scroll" tabindex="0"><table><thead><tr><th>status</th><th>when</th></tr></thead><tbody>${errors.map((e) => html`<tr><td>${e.status}</td><td>${e.when}</td></tr>`)}</tbody></table></div>
 ${def.price !== null ? paymentSection(def as PaidRoute, base, gate) : ""}
 <h3>Try it</h3>
 ${tryIt(def, base)}`;

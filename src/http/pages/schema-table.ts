@@ -36,10 +36,13 @@ const MAX_DEPTH = 3;
 export function schemaTable(schema: z.ZodType, io: "input" | "output"): Html {
   const rows = flatten(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema, "", true, 0);
   if (rows.length === 0) return html`<p class="muted">No fields.</p>`;
-  return html`<div class="scroll"><table><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td><code>${r.name}</code></td><td>${r.type}</td><td>${r.required ? "yes" : "no"}</td><td>${r.notes}</td></tr>`)}
+  return html`<div class="scroll" tabindex="0"><table class="fields"><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td><code>${breakable(r.name)}</code></td><td>${r.type}</td><td>${r.required ? "yes" : "no"}</td><td>${r.notes}</td></tr>`)}
 </tbody></table></div>`;
 }
+
+/** A field path breaks after its dots only, never inside a name (a narrow screen scrolls the table instead). */
+const breakable = (name: string) => name.split(".").map((part, i) => (i ? html`.<wbr>${part}` : part));
 
 function flatten(s: JsonSchema, prefix: string, required: boolean, depth: number): Row[] {
   const rows: Row[] = [];
