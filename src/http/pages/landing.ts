@@ -55,11 +55,11 @@ ${checkForm("")}
 <h2 id="routes">Routes</h2>
 <p>Agents find them through <a href="/.well-known/x402">/.well-known/x402</a>, <a href="/llms.txt">/llms.txt</a> and the <a href="/openapi.json">OpenAPI document</a>;
 aggregate probe data is published weekly under CC-BY-4.0 at <a href="/dataset">/dataset</a>.</p>
-<table><thead><tr><th>route</th><th>price</th><th>what it does</th></tr></thead><tbody>
+<div class="scroll" tabindex="0"><table><thead><tr><th>route</th><th>price</th><th>what it does</th></tr></thead><tbody>
 ${routes.map((def) => {
   const label = `${def.method.toUpperCase()} ${openApiPath(def.path)}`;
   const link = def.price !== null && def.method === "post" ? html`<a href="${def.path}">${label}</a>` : html`<a href="/spec#${def.id}">${label}</a>`;
   return html`<tr><td>${link}</td><td>${priceOf(def)}</td><td>${oneLine(def.summary)}</td></tr>`;
 })}
-</tbody></table>`;
+</tbody></table></div>`;
 }
