@@ -10,6 +10,7 @@ export { COLUMNS } from "./dataset/columns.js";
 export { DATASET } from "./dataset/constants.js";
 export type { PublishedDataset } from "./dataset/list-datasets.js";
 export { DELIST } from "./delist/constants.js";
+export type { EndpointHistory, EndpointVerdict, FlagSpan, HourBucket, QuoteSpan } from "./endpoint-history/index.js";
 export { EXPLORER, LIST_WARNINGS, SORT_KEYS, VERDICTS } from "./explorer/index.js";
 export type { ExplorerRow, ListPage, ListQuery, ProviderPage, ServicePage, SortKey, Sparkline, Totals, VerdictFilter } from "./explorer/index.js";
 export { authorizationProblem, type SignedAuthorization, type SmartSignatureCheck } from "./payments/authorization-check.js";

@@ -10,6 +10,7 @@ import { createCertificatesService } from "./certificates/service.js";
 import { createCreditsService } from "./credits/credits-service.js";
 import { createDatasetService } from "./dataset/service.js";
 import { createDelistService } from "./delist/service.js";
+import { createEndpointHistoryService } from "./endpoint-history/index.js";
 import { createExplorerService } from "./explorer/index.js";
 import { createPaymentsService } from "./payments/service.js";
 import { createProbesService } from "./probes/service.js";
@@ -65,6 +66,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     credits: createCreditsService(db, clock),
     dataset: createDatasetService(db, clock, log, { dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl }),
     delist: createDelistService(db, clock),
+    /** One endpoint's page and badges: its verdict and 7 days of hourly aggregates (issue 26). */
+    endpointHistory: createEndpointHistoryService(db.db, clock, config.publicBaseUrl),
     /** The public explorer's endpoint list, provider and service pages (issue 26). */
     explorer: createExplorerService(db, clock),
     payments: createPaymentsService(db.db, clock),

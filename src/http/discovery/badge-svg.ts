@@ -36,21 +36,37 @@ export interface BadgeInput {
 
 /** A flat badge: the certified name, whose it is (host and payTo), then "x402 verified" or "x402 lapsed". */
 export function badgeSvg({ name, holder, state, title }: BadgeInput): string {
-  const left = clip(name);
-  const middle = holder ? holderText(holder) : "";
+  const middle = holder ? [{ text: holderText(holder), fill: "#3b5877" }] : [];
   const right = state === "verified" ? "x402 verified" : "x402 lapsed";
-  const lw = textWidth(left) + 12;
-  const mw = middle ? textWidth(middle) + 12 : 0;
-  const rw = textWidth(right) + 12;
-  const w = lw + mw + rw;
+  return flatBadge([{ text: clip(name), fill: "#555" }, ...middle, { text: right, fill: COLORS[state] }], title);
+}
+
+/** One segment of a badge: its text (escaped here) on its fill. */
+export interface BadgePart {
+  text: string;
+  fill: string;
+}
+
+/** A shields-like flat badge of segments side by side, titled for screen readers and the tooltip. */
+export function flatBadge(parts: readonly BadgePart[], title: string): string {
+  const widths = parts.map((p) => textWidth(p.text) + 12);
+  const starts = widths.map((_, i) => widths.slice(0, i).reduce((a, b) => a + b, 0));
+  const w = widths.reduce((a, b) => a + b, 0);
   const t = xmlEscape(title);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="${t}">
 <title>${t}</title>
 <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
 <clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>
-<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${mw}" height="20" fill="#3b5877"/><rect x="${lw + mw}" width="${rw}" height="20" fill="${COLORS[state]}"/><rect width="${w}" height="20" fill="url(#s)"/></g>
+<g clip-path="url(#r)">${parts.map((p, i) => `<rect${i ? ` x="${starts[i]}"` : ""} width="${widths[i]}" height="20" fill="${xmlEscape(p.fill)}"/>`).join("")}<rect width="${w}" height="20" fill="url(#s)"/></g>
 <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">
-<text x="${lw / 2}" y="14">${xmlEscape(left)}</text>${middle ? `<text x="${lw + mw / 2}" y="14">${xmlEscape(middle)}</text>` : ""}<text x="${lw + mw + rw / 2}" y="14">${right}</text>
+${parts.map((p, i) => `<text x="${starts[i]! + widths[i]! / 2}" y="14">${xmlEscape(p.text)}</text>`).join("")}
 </g>
 </svg>`;
 }
+
+/** The certificate and endpoint badges' headers: an SVG that can run nothing and is never sniffed as anything else. */
+export const SVG_SECURITY_HEADERS = {
+  "content-type": "image/svg+xml; charset=utf-8",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+  "x-content-type-options": "nosniff",
+} as const;

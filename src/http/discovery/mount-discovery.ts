@@ -8,7 +8,7 @@ import type { AnyRouteDef } from "../registry.js";
 import { layout } from "../pages/layout.js";
 import { html } from "hono/html";
 import { agentCard } from "./agent-card.js";
-import { badgeSvg } from "./badge-svg.js";
+import { badgeSvg, SVG_SECURITY_HEADERS } from "./badge-svg.js";
 import { datasetIndex, datasetPage } from "./dataset-page.js";
 import { llmsTxt } from "./llms-txt.js";
 import { registerDiscoveryPaths } from "./openapi-paths.js";
@@ -27,12 +27,7 @@ export interface DiscoveryDeps {
 
 const PUBLIC_CACHE = "public, max-age=300";
 // The badge and page show a live state recomputed per view; caches may keep it a few minutes.
-const SVG_HEADERS = {
-  "content-type": "image/svg+xml; charset=utf-8",
-  "cache-control": PUBLIC_CACHE,
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
-  "x-content-type-options": "nosniff",
-};
+const SVG_HEADERS = { ...SVG_SECURITY_HEADERS, "cache-control": PUBLIC_CACHE };
 
 /**
  * The public surfaces: /.well-known/x402, /llms.txt, /.well-known/agent-card.json,

@@ -1,5 +1,6 @@
 import type { App } from "../app-env.js";
 import type { AppContext } from "../../context.js";
+import { mountEndpointPages } from "./mount-endpoint.js";
 import { mountExplorerList } from "./mount-list.js";
 
 export interface ExplorerDeps {
@@ -15,4 +16,5 @@ export function mountExplorer(app: App, deps: ExplorerDeps): void {
   void app;
   void deps;
   mountExplorerList(app, deps);
+  mountEndpointPages(app, deps);
 }

@@ -1,0 +1,40 @@
+import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { isCanonicalUsdc } from "../../lib/assets.js";
+import type { QuoteSpan } from "./types.js";
+
+/** A page shows the newest spans; an endpoint that changes terms every probe would otherwise list thousands. */
+export const QUOTE_SPANS_SHOWN = 30;
+
+/** The listing's terms as the catalog and the prober's challenges named them, newest first (listing_quotes spans). */
+export async function quotesOf(db: Kysely<Database>, listingId: number): Promise<QuoteSpan[]> {
+  const { rows } = await sql<{
+    source: string;
+    profile: string;
+    network: string;
+    asset: string | null;
+    pay_to: string | null;
+    amount: string;
+    first_seen_at: Date;
+    last_seen_at: Date;
+    seen: number;
+  }>`
+    select q.source, q.profile, t.network, t.asset, t.pay_to, t.amount::text as amount, q.first_seen_at, q.last_seen_at, q.seen
+    from listing_quotes q join quote_terms t using (digest)
+    where q.listing_id = ${listingId}
+    order by q.last_seen_at desc, q.first_seen_at desc, q.source, q.profile
+    limit ${QUOTE_SPANS_SHOWN}`.execute(db);
+  return rows.map((r) => ({
+    source: r.source,
+    profile: r.profile,
+    network: r.network,
+    asset: r.asset,
+    payTo: r.pay_to,
+    amount: r.amount,
+    priceUsdc: isCanonicalUsdc(r.network, r.asset) && /^\d+$/.test(r.amount) ? atomicToUsdc(BigInt(r.amount)) : null,
+    firstSeenAt: new Date(r.first_seen_at),
+    lastSeenAt: new Date(r.last_seen_at),
+    seen: Number(r.seen),
+  }));
+}

@@ -1,0 +1,33 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import { certificatesOf } from "./certificates.js";
+import { flagsOf } from "./flags.js";
+import { hourlyOf } from "./hourly.js";
+import { identityOf } from "./identity.js";
+import { quotesOf } from "./quotes.js";
+import type { EndpointHistory } from "./types.js";
+
+/**
+ * One endpoint's page data (issue 26): its verdict, 7 days of hourly aggregates, and its quote,
+ * flag and certificate records. Aggregates only (decision 0024): no probe row leaves here.
+ */
+export function createEndpointHistoryService(db: Kysely<Database>, clock: Clock, publicBaseUrl: string) {
+  return {
+    /** undefined for an id no listing has. */
+    async get(id: number): Promise<EndpointHistory | undefined> {
+      const now = clock.now();
+      const who = await identityOf(db, id);
+      if (!who) return undefined;
+      const [hours, quotes, flags, certificates] = await Promise.all([
+        hourlyOf(db, id, now),
+        quotesOf(db, id),
+        flagsOf(db, id, now),
+        certificatesOf({ db, clock, publicBaseUrl }, id),
+      ]);
+      return { ...who, ...hours, quotes, flags, certificates, observedAt: now };
+    },
+  };
+}
+
+export type EndpointHistoryService = ReturnType<typeof createEndpointHistoryService>;

@@ -1,0 +1,83 @@
+/** One endpoint's public page data (issue 26, decision 0024): aggregates only, never a probe of the raw series. */
+
+/** The stored preflight view (signal_snapshots.feed): the one verdict every product shows. */
+export interface EndpointVerdict {
+  ok: boolean;
+  action: string;
+  warnings: readonly string[];
+}
+
+export interface EndpointIdentity {
+  id: number;
+  url: string;
+  method: string;
+  serviceId: string;
+  service: string;
+  providerId: string | null;
+  provider: string | null;
+  category: string | null;
+  network: string | null;
+  /** The price the verdict priced it by (the live quote, else the catalog's), exact decimal USDC. */
+  priceUsdc: string | null;
+  isActive: boolean;
+  firstSeenAt: Date;
+}
+
+/** One UTC hour of the last 7 days; latency figures null for an hour without a timed probe. */
+export interface HourBucket {
+  /** Start of the hour, ISO. */
+  hour: string;
+  probes: number;
+  healthy: number;
+  p50Ms: number | null;
+  p90Ms: number | null;
+}
+
+/** One run of terms a challenge (source probe) or the catalog (source catalog) named. */
+export interface QuoteSpan {
+  source: string;
+  profile: string;
+  network: string;
+  asset: string | null;
+  payTo: string | null;
+  /** Atomic units of the asset. */
+  amount: string;
+  /** The amount in USDC when the asset is the network's canonical USDC, else null. */
+  priceUsdc: string | null;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+  seen: number;
+}
+
+/** Consecutive UTC days with a delist flag; `recovered` once a later day passed unflagged. */
+export interface FlagSpan {
+  from: string;
+  to: string;
+  reasons: string[];
+  recovered: boolean;
+}
+
+export interface CertificateSummary {
+  certId: string;
+  name: string;
+  state: "verified" | "lapsed";
+  issuedAt: Date;
+  validUntil: Date;
+}
+
+export interface EndpointHistory {
+  endpoint: EndpointIdentity;
+  /** null: no verdict pass reached it yet, or it left the catalog. */
+  verdict: EndpointVerdict | null;
+  /** Share of healthy probes over 7 days (the snapshot's, as the list shows it), one decimal. */
+  uptime7dPct: number | null;
+  /** Mean latency of the timed probes of the 168 hours, whole ms. */
+  avgLatency7dMs: number | null;
+  /** 168 hours, oldest first. */
+  hourly: HourBucket[];
+  statusCodes: Record<string, number>;
+  quotes: QuoteSpan[];
+  flags: FlagSpan[];
+  certificates: CertificateSummary[];
+  observedAt: Date;
+}
