@@ -12,7 +12,7 @@ export type Figures = Awaited<ReturnType<Services["overview"]["figures"]>>;
 export const LANDING_STYLE = `${CHECK_STYLE}
 .glance{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.6rem;margin:.6rem 0;padding:0}
 .glance div{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .7rem}.glance dt{color:#57606a;font-size:.9rem}.glance dd{margin:0;font-size:1.5rem;font-weight:600}
-.reasons{columns:16rem;padding-left:1.2rem}
+.reasons{columns:16rem;padding-left:1.2rem}.routes td:nth-child(-n+2) a,.routes td:nth-child(2){white-space:nowrap;overflow-wrap:normal}
 `;
 
 /** "12 s ago", "4 min ago", "3 h ago", "2 d ago"; "never" without a moment. */
@@ -55,7 +55,7 @@ ${checkForm("")}
 <h2 id="routes">Routes</h2>
 <p>Agents find them through <a href="/.well-known/x402">/.well-known/x402</a>, <a href="/llms.txt">/llms.txt</a> and the <a href="/openapi.json">OpenAPI document</a>;
 aggregate probe data is published weekly under CC-BY-4.0 at <a href="/dataset">/dataset</a>.</p>
-<div class="scroll" tabindex="0"><table><thead><tr><th>route</th><th>price</th><th>what it does</th></tr></thead><tbody>
+<div class="scroll" tabindex="0"><table class="routes"><thead><tr><th>route</th><th>price</th><th>what it does</th></tr></thead><tbody>
 ${routes.map((def) => {
   const label = `${def.method.toUpperCase()} ${openApiPath(def.path)}`;
   const link = def.price !== null && def.method === "post" ? html`<a href="${def.path}">${label}</a>` : html`<a href="/spec#${def.id}">${label}</a>`;
