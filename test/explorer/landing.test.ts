@@ -70,6 +70,14 @@ describe("GET /check, the check form without JavaScript", () => {
     expect(page).toContain(`value="${DECOY}"`);
   });
 
+  it("shows the bare form when no URL is asked, and counts nothing", async () => {
+    const res = await app.request("/check", from("198.51.100.2"));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<div id="check-result" aria-live="polite"></div>');
+    const counted = await ctx.db.db.selectFrom("trial_counters").select("key").where("key", "=", "198.51.100.2").execute();
+    expect(counted).toEqual([]);
+  });
+
   it("refuses a URL that is not http(s) with 400, and the form stays", async () => {
     const res = await app.request("/check?url=ftp%3A%2F%2Fx.example%2F", from("198.51.100.2"));
     expect(res.status).toBe(400);

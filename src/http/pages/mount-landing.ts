@@ -37,6 +37,7 @@ export function mountLanding(app: Hono<AppEnv>, { ctx, routes }: LandingDeps): v
         status,
         cacheHeaders(status === 200 ? "trial" : "error"),
       );
+    if (asked === "") return page(200, html``); // the bare form: nothing asked, nothing counted
     const input = SingleUrlBody.safeParse({ url: asked });
     if (!input.success) return page(400, checkRefused(formatIssues(input.error.issues)));
     try {
