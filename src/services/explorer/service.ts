@@ -4,7 +4,7 @@ import type { Clock } from "../../lib/clock.js";
 import { CatalogIndex } from "./catalog-index.js";
 import { predicateOf, type Scope } from "./filters.js";
 import { loadRows } from "./load-rows.js";
-import { sparklines } from "./sparklines.js";
+import { sparklineCache } from "./sparklines.js";
 import { EXPLORER, type ListPage, type ListQuery, type Totals } from "./types.js";
 
 export interface ProviderPage {
@@ -22,17 +22,18 @@ export interface ServicePage {
 /**
  * The public explorer's lists (issue 26): every active listing searchable, filterable, sortable
  * and paged, and provider and service pages with their totals. The listings and their stored
- * verdicts are kept per verdict generation (catalog-index.ts); a page's sparklines are one read.
+ * verdicts are kept per verdict generation (catalog-index.ts), and so are the sparklines read so
+ * far (one statement for a page's others).
  */
 export function createExplorerService(handle: Pick<DbHandle, "db" | "generation">, clock: Clock) {
   const db = handle.db;
-  const current = perGeneration(handle, async () => new CatalogIndex(await loadRows(db)));
+  const current = perGeneration(handle, async () => ({ index: new CatalogIndex(await loadRows(db)), lines: sparklineCache(db) }));
+  type Generation = Awaited<ReturnType<typeof current>>;
 
-  async function page(index: CatalogIndex, q: ListQuery, scope: Scope): Promise<ListPage> {
+  async function page({ index, lines: cached }: Generation, q: ListQuery, scope: Scope): Promise<ListPage> {
     const size = EXPLORER.pageSize;
     const { total, rows } = index.select(predicateOf(index, q, scope), q.sort, q.dir, (q.page - 1) * size, size);
-    const lines = await sparklines(
-      db,
+    const lines = await cached(
       rows.map((r) => r.id),
       clock.now(),
     );
@@ -50,7 +51,7 @@ export function createExplorerService(handle: Pick<DbHandle, "db" | "generation"
 
     /** A provider's endpoints (the query narrows them further) and totals; null for an unknown provider. */
     async provider(id: string, q: ListQuery): Promise<ProviderPage | null> {
-      const [index, p] = await Promise.all([
+      const [gen, p] = await Promise.all([
         current(),
         db.selectFrom("providers").select(["provider_id", "name", "network", "pay_to"]).where("provider_id", "=", id).executeTakeFirst(),
       ]);
@@ -58,14 +59,14 @@ export function createExplorerService(handle: Pick<DbHandle, "db" | "generation"
       const scope = { providerId: id };
       return {
         provider: { id: p.provider_id, name: p.name, network: p.network, payTo: p.pay_to },
-        totals: index.totals(predicateOf(index, {}, scope)),
-        list: await page(index, q, scope),
+        totals: gen.index.totals(predicateOf(gen.index, {}, scope)),
+        list: await page(gen, q, scope),
       };
     },
 
     /** A service's endpoints (the query narrows them further) and totals; null for an unknown service. */
     async service(id: string, q: ListQuery): Promise<ServicePage | null> {
-      const [index, s] = await Promise.all([
+      const [gen, s] = await Promise.all([
         current(),
         db.selectFrom("services").select(["service_id", "name", "origin"]).where("service_id", "=", id).executeTakeFirst(),
       ]);
@@ -73,8 +74,8 @@ export function createExplorerService(handle: Pick<DbHandle, "db" | "generation"
       const scope = { serviceId: id };
       return {
         service: { id: s.service_id, name: s.name, origin: s.origin },
-        totals: index.totals(predicateOf(index, {}, scope)),
-        list: await page(index, q, scope),
+        totals: gen.index.totals(predicateOf(gen.index, {}, scope)),
+        list: await page(gen, q, scope),
       };
     },
   };
