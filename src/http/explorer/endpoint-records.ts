@@ -12,7 +12,7 @@ export function quotesSection(h: EndpointHistory): Html {
       html`<tr><td>${q.source}${q.profile ? html` <span class="muted">(${q.profile})</span>` : ""}</td><td class="num">${q.priceUsdc === null ? html`${q.amount} <span class="muted">atomic</span>` : `${q.priceUsdc} USDC`}</td><td><code title="${q.payTo ?? ""}">${short(q.payTo)}</code></td><td><code title="${q.asset ?? ""}">${short(q.asset)}</code> on ${q.network}</td><td>${day(q.firstSeenAt)}</td><td>${day(q.lastSeenAt)}</td><td class="num">${q.seen}</td></tr>`,
   );
   return html`<section id="quotes"><h2>Price and quote history</h2>
-${h.quotes.length === 0 ? html`<p class="muted">No quote recorded yet.</p>` : html`<div class="table-wrap"><table><thead><tr><th scope="col">seen by</th><th scope="col" class="num">price</th><th scope="col">payTo</th><th scope="col">asset</th><th scope="col">first seen</th><th scope="col">last seen</th><th scope="col" class="num">times</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;
+${h.quotes.length === 0 ? html`<p class="muted">No quote recorded yet.</p>` : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">seen by</th><th scope="col" class="num">price</th><th scope="col">payTo</th><th scope="col">asset</th><th scope="col">first seen</th><th scope="col">last seen</th><th scope="col" class="num">times</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;
 }
 
 /** The delist records: spans of flagged days, and whether the endpoint recovered since. */
@@ -22,7 +22,7 @@ export function flagsSection(h: EndpointHistory): Html {
       html`<tr class="${f.recovered ? "recovered" : "flagged"}"><td>${f.from === f.to ? f.from : `${f.from} to ${f.to}`}</td><td>${f.reasons.map((r) => html`<code>${r}</code> `)}</td><td>${f.recovered ? "recovered" : "flagged now"}</td></tr>`,
   );
   return html`<section id="flags"><h2>Flag history</h2>
-${h.flags.length === 0 ? html`<p>Never flagged for delisting in the last year.</p>` : html`<div class="table-wrap"><table><thead><tr><th scope="col">UTC days</th><th scope="col">reasons</th><th scope="col">state</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;
+${h.flags.length === 0 ? html`<p>Never flagged for delisting in the last year.</p>` : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">UTC days</th><th scope="col">reasons</th><th scope="col">state</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;
 }
 
 /** The certificates covering it, each linking to its own page. */

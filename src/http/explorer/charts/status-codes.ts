@@ -18,7 +18,7 @@ export function statusCodesTable(codes: Readonly<Record<string, number>>): Html 
   const entries = Object.entries(codes).sort(([, a], [, b]) => b - a);
   const total = entries.reduce((n, [, c]) => n + c, 0);
   if (total === 0) return html`<p class="muted">No probe in the last 7 days.</p>`;
-  return html`<div class="table-wrap"><table class="codes" id="status-codes"><thead><tr><th scope="col">status</th><th scope="col">meaning</th><th scope="col" class="num">probes</th><th scope="col" class="num">share</th><th scope="col"><span class="sr">share as a bar</span></th></tr></thead><tbody>
+  return html`<div class="table-wrap" tabindex="0"><table class="codes" id="status-codes"><thead><tr><th scope="col">status</th><th scope="col">meaning</th><th scope="col" class="num">probes</th><th scope="col" class="num">share</th><th scope="col"><span class="sr">share as a bar</span></th></tr></thead><tbody>
 ${entries.map(([code, n]) => {
   const pct = Math.round((1000 * n) / total) / 10;
   return html`<tr data-code="${code}"><td><code>${code}</code></td><td>${meaningOf(code)}</td><td class="num">${n}</td><td class="num">${pct}%</td><td><span class="bar" style="width:${Math.max(1, Math.round(pct))}%" aria-hidden="true"></span></td></tr>`;
