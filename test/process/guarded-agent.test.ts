@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createPublicClient, http, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeContracts } from "@x402-lookout/contracts";
 import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import { spawnService, type SpawnedService } from "../helpers/spawn-service.js";
@@ -67,7 +68,11 @@ describe("with npm start running", () => {
     );
     try {
       const { tools } = await mcp.listTools();
-      expect(tools).toHaveLength(16);
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        Object.values(routeContracts)
+          .map((c) => c.id)
+          .sort(),
+      );
       const call = async (name: string, args: Record<string, unknown> = {}) => (await mcp.callTool({ name, arguments: args })) as CallToolResult;
       const credit = await call("credits");
       // A fresh install has little history: some routes refuse (a 422, a 404), and the refusal comes back with its status.
@@ -85,6 +90,7 @@ describe("with npm start running", () => {
         verified: { url: healthy.resource, name: "Skycast" },
         "verified-status": { certId: randomUUID() },
         "credits-status": { id: (credit.structuredContent as { creditId: string }).creditId },
+        "verdict-deltas": { since: 0 },
       };
       const outcomes: Record<string, unknown> = { credits: 200 };
       for (const tool of tools.filter((t) => t.name !== "credits")) {
@@ -97,6 +103,8 @@ describe("with npm start running", () => {
         "catalog-decoys": 200,
         "delist-feed": 200,
         "credits-status": 200,
+        "verdict-snapshot": 200,
+        "verdict-deltas": 200,
         watch: 400,
         "watch-status": 404,
         "verified-status": 404,
