@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
+import { saveScreenshot } from "../helpers/screenshot.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = join(process.cwd(), "test-artifacts", "browser");
@@ -79,7 +80,7 @@ export async function checkPage(contexts: Record<number, BrowserContext>, url: s
     const page = log.watch(await contexts[width]!.newPage(), `${shot}@${width}`);
     const res = await page.goto(url, { waitUntil: "load" });
     expect(res?.status(), url).toBe(200);
-    await page.screenshot({ path: join(ARTIFACTS, `explorer-${shot}-${width}.png`), fullPage: true });
+    await saveScreenshot(page, { path: join(ARTIFACTS, `explorer-${shot}-${width}.png`), fullPage: true });
     const wide = await overflow(page);
     if (wide.by > 0) found.push(`${shot} at ${width} px: ${wide.by} px wider than the viewport (${wide.offenders.join(", ")})`);
     for (const v of await seriousViolations(page)) found.push(`${shot} at ${width} px: ${v}`);

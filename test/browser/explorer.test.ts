@@ -9,6 +9,7 @@ import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { ARTIFACTS, checkPage, contextOf, launch, problemLog, runs, WIDTHS } from "./explorer-browser.js";
+import { saveScreenshot } from "../helpers/screenshot.js";
 
 if (!runs) console.warn("explorer browser test skipped: /usr/bin/chromium is missing (apt-get install -y chromium); it always runs with CI=true");
 
@@ -88,7 +89,7 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
     await expect.poll(() => page.locator("#check-result").textContent()).toContain("Flagged: skip");
     expect(await page.locator("#check-result").textContent()).toContain(title("decoy_price_extreme"));
     expect(new URL(page.url()).pathname).toBe("/");
-    await page.screenshot({ path: join(ARTIFACTS, "explorer-check-js.png"), fullPage: true });
+    await saveScreenshot(page, { path: join(ARTIFACTS, "explorer-check-js.png"), fullPage: true });
     await page.close();
 
     const plain = await open("/", "check-no-js", noScript);
@@ -98,7 +99,7 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
     const answer = (await plain.locator("#check-result").textContent()) ?? "";
     expect(answer).toContain("Flagged:");
     for (const code of target.dead.warnings) expect(answer).toContain(title(code));
-    await plain.screenshot({ path: join(ARTIFACTS, "explorer-check-no-js.png"), fullPage: true });
+    await saveScreenshot(plain, { path: join(ARTIFACTS, "explorer-check-no-js.png"), fullPage: true });
     await plain.close();
   });
 

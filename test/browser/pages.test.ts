@@ -8,6 +8,7 @@ import { body } from "../helpers/http.js";
 import { x402PayingFetch } from "../helpers/x402-payer.js";
 import { startDemoScenario, type DemoScenario } from "../discovery/demo-scenario.js";
 import { allRoutes, postJson } from "../discovery/lookout-service.js";
+import { saveScreenshot } from "../helpers/screenshot.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(process.cwd(), "test-artifacts", "browser");
@@ -31,7 +32,7 @@ async function open(url: string, shot: string, fullPage = true): Promise<Page> {
   page.on("requestfailed", (r) => void (counted(r.url()) && problems.push(`${shot}: ${r.url()} ${r.failure()?.errorText ?? "failed"}`)));
   const res = await page.goto(url, { waitUntil: "load" });
   expect(res?.status(), url).toBe(200);
-  await page.screenshot({ path: join(ARTIFACTS, `${shot}.png`), fullPage });
+  await saveScreenshot(page, { path: join(ARTIFACTS, `${shot}.png`), fullPage });
   return page;
 }
 
@@ -125,7 +126,7 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
     const [width, height] = (await page.evaluate("[document.documentElement.getBBox().width, document.documentElement.getBBox().height]")) as [number, number];
     expect(height).toBe(20);
     expect(width).toBeGreaterThan(100);
-    await page.screenshot({ path: join(ARTIFACTS, "verified-badge-only.png"), clip: { x: 0, y: 0, width, height } });
+    await saveScreenshot(page, { path: join(ARTIFACTS, "verified-badge-only.png"), clip: { x: 0, y: 0, width, height } });
     await page.close();
   });
 
