@@ -1,4 +1,5 @@
 import { PREFLIGHT_CODES } from "@x402-lookout/contracts/codes";
+import type { EndpointIdentity } from "../endpoint-history/types.js";
 
 /** The explorer's list shape (issue 26): 50 rows a page, at most MAX_PAGE pages deep, so no page walks the catalog wholesale. */
 export const EXPLORER = {
@@ -35,18 +36,7 @@ export interface ListQuery {
 }
 
 /** One endpoint as the list shows it: the listing, its stored preflight view and its 7-day figures. */
-export interface ExplorerRow {
-  id: number;
-  url: string;
-  method: string;
-  serviceId: string;
-  service: string;
-  providerId: string | null;
-  provider: string | null;
-  category: string | null;
-  network: string | null;
-  /** The price the verdict priced it by (the live quote, else the catalog's), exact decimal. */
-  priceUsdc: string | null;
+export interface ExplorerRow extends Omit<EndpointIdentity, "isActive" | "firstSeenAt"> {
   /** null: not judged yet. */
   action: string | null;
   ok: boolean | null;
