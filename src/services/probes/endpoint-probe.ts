@@ -9,6 +9,8 @@ export interface EndpointJob extends PriceContext {
   url: string;
   method: string;
   host: string;
+  /** The profile the listing's previous probe wore; probes alternate (profiles.ts). */
+  previousProfile?: string | null;
 }
 
 type Observation = Omit<ProbeResult, "listingId" | "probedAt" | "profile">;
@@ -43,7 +45,12 @@ export function classifyResponse(res: HttpResponse | HttpFailure, price: PriceCo
 }
 
 /** Probes one listing; `probedAt` is the business time the probe started. The profile varies (profiles.ts). */
-export async function probeEndpoint(job: EndpointJob, http: HttpClient, probedAt: Date, profile = profileFor(job.listingId, probedAt)): Promise<ProbeResult> {
+export async function probeEndpoint(
+  job: EndpointJob,
+  http: HttpClient,
+  probedAt: Date,
+  profile = profileFor(job.listingId, probedAt, job.previousProfile),
+): Promise<ProbeResult> {
   const res = await http.request(probeRequest(job, profile));
   return { listingId: job.listingId, probedAt, profile, ...classifyResponse(res, job) };
 }

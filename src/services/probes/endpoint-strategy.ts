@@ -46,20 +46,26 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         ) as ranked
         where rn <= ${perHost}
       )`;
-      const rows = await claim<{ id: number; url: string; method: string; host: string; network: string | null; asset: string | null }, "listings">(
-        db,
-        LISTINGS,
-        {
-          owner,
-          now,
-          leaseMs,
-          alias: "l",
-          pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
-          set: (until) => [sql`next_probe_at = ${until}`],
-          returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset`,
-        },
-      );
-      return rows.map((r) => ({ listingId: Number(r.id), url: r.url, method: r.method, host: r.host, network: r.network, asset: r.asset }));
+      type Row = { id: number; url: string; method: string; host: string; network: string | null; asset: string | null; previous_profile: string | null };
+      const rows = await claim<Row, "listings">(db, LISTINGS, {
+        owner,
+        now,
+        leaseMs,
+        alias: "l",
+        pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
+        set: (until) => [sql`next_probe_at = ${until}`],
+        returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset,
+            (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile`,
+      });
+      return rows.map((r) => ({
+        listingId: Number(r.id),
+        url: r.url,
+        method: r.method,
+        host: r.host,
+        network: r.network,
+        asset: r.asset,
+        previousProfile: r.previous_profile,
+      }));
     },
 
     async run(job, http, now) {

@@ -24,12 +24,16 @@ export const PROBE_PROFILES = {
 export type ProbeProfile = keyof typeof PROBE_PROFILES;
 export const DEFAULT_PROFILE: ProbeProfile = "fetch";
 
-// Half the probes wear the default, the rest one of the others: every listing is seen by several.
-const CYCLE: readonly ProbeProfile[] = ["fetch", "axios", "fetch", "httpx", "fetch", "browser"];
+const OTHERS = (Object.keys(PROBE_PROFILES) as ProbeProfile[]).filter((p) => p !== DEFAULT_PROFILE);
 
-/** The profile of one probe: a hash of listing and instant, so it is reproducible but not guessable by slot. */
-export function profileFor(listingId: number, at: Date): ProbeProfile {
+/**
+ * The profile of one probe. Probes alternate between the default and another (decision 0020), so
+ * every three probes of a listing show it two profiles with overlapping spans; which other is a
+ * hash of listing and instant, so it is reproducible but not guessable by slot.
+ */
+export function profileFor(listingId: number, at: Date, previous: string | null = null): ProbeProfile {
+  if (previous !== DEFAULT_PROFILE) return DEFAULT_PROFILE;
   let h = 0x811c9dc5;
   for (const c of `${listingId}:${at.getTime()}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
-  return CYCLE[h % CYCLE.length]!;
+  return OTHERS[h % OTHERS.length]!;
 }
