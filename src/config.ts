@@ -95,6 +95,15 @@ const envSchema = z.object({
   PROBE_INTERVAL_SECONDS: seconds(5, 86_400).default(600),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").default(false),
+  // Seals watch secrets at rest (decision 0025): 32 bytes as 64 hex characters or base64.
+  WATCH_SECRET_KEY: z
+    .string()
+    .transform((v, ctx) => {
+      const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, "hex") : Buffer.from(v, "base64");
+      if (key.length !== 32) ctx.addIssue({ code: "custom", message: "must be 32 bytes: 64 hex characters or base64" });
+      return key.length === 32 ? key : z.NEVER;
+    })
+    .optional(),
   TRUST_PROXY: bool("TRUST_PROXY").default(false),
   MAX_ENTRIES: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(1_000_000).default(5000),
   REPORT_CACHE_ROWS: z.coerce.number({ error: "must be a whole number" }).int().min(0, "must be 0 (off) or more").max(10_000_000).default(250_000),
@@ -133,6 +142,8 @@ export interface Config {
   probeIntervalSeconds: number;
   allowPrivateTargets: boolean;
   allowPrivateWebhooks: boolean;
+  /** AES-256-GCM key sealing watch secrets in the database; undefined: stored as-is (decision 0025). */
+  watchSecretKey: Buffer | undefined;
   trustProxy: boolean;
   maxEntries: number;
   /** Report rows each API process keeps in memory (0: none); docs/decisions/0012. */
@@ -211,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    watchSecretKey: e.WATCH_SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     maxEntries: e.MAX_ENTRIES,
     reportCacheRows: e.REPORT_CACHE_ROWS,
