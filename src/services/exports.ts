@@ -6,6 +6,7 @@ export type { CriterionReport, Observed } from "./certificates/criteria.js";
 export { JWKS_PATH } from "./certificates/links.js";
 export type { CertificateView } from "./certificates/live-state.js";
 export type { Credit, CreditsService } from "./credits/credits-service.js";
+export { creditUsage } from "./credits/bundle.js";
 export { COLUMNS } from "./dataset/columns.js";
 export { DATASET } from "./dataset/constants.js";
 export type { PublishedDataset } from "./dataset/list-datasets.js";

@@ -17,7 +17,8 @@ export const CreditBundleSchema = z.object({
     .describe("how to use the bundle"),
 });
 
-export const CreditStatusSchema = CreditBundleSchema.omit({ usage: true }).extend({
+/** The status carries the same usage hint as the issued bundle (spec 2.9). */
+export const CreditStatusSchema = CreditBundleSchema.extend({
   used: z.number().int().describe("initialBalance minus balance"),
   expired: z.boolean(),
   paymentTx: z.string().nullable(),

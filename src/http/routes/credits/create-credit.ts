@@ -1,7 +1,7 @@
 import { createCreditContract } from "@x402-lookout/contracts/credits/routes";
 import { ApiError } from "../../errors.js";
 import { defineRoute, type HandlerContext } from "../../registry.js";
-import type { Credit } from "../../../services/index.js";
+import { creditUsage, type Credit } from "../../../services/index.js";
 
 export const bundleBody = (c: Credit, base: string) => ({
   creditId: c.creditId,
@@ -11,7 +11,7 @@ export const bundleBody = (c: Credit, base: string) => ({
   payerAddress: c.payerAddress,
   createdAt: c.createdAt.toISOString(),
   expiresAt: c.expiresAt.toISOString(),
-  usage: { header: `X-Credit-Id: ${c.creditId}`, statusUrl: `${base}/api/v1/credits/${c.creditId}` },
+  usage: creditUsage(c.creditId, base),
 });
 
 export const createCreditRoute = defineRoute({
