@@ -112,6 +112,14 @@ const envSchema = z.object({
       error: "must be one of fatal, error, warn, info, debug, trace, silent",
     })
     .default("info"),
+  LOG_FORMAT: z.enum(["auto", "pretty", "json"], { error: "must be auto, pretty or json" }).optional(),
+  CI: z.string().optional(),
+  ADMIN_PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
+  ADMIN_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  READY_VERDICT_MAX_AGE_SECONDS: seconds(30, 86_400).default(300),
+  READY_CATALOG_MAX_AGE_SECONDS: seconds(30, 7 * 86_400).optional(),
+  READY_START_GRACE_SECONDS: seconds(0, 86_400).default(600),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -149,6 +157,14 @@ export interface Config {
   /** Report rows each API process keeps in memory (0: none); docs/decisions/0012. */
   reportCacheRows: number;
   logLevel: string;
+  /** auto: pretty on a terminal, JSON otherwise (and always JSON under CI). */
+  logFormat: "auto" | "pretty" | "json";
+  /** A separate listener for /metrics, /healthz and /readyz; when set, /metrics leaves the API port. */
+  admin: { port: number; host: string } | undefined;
+  /** When set, /metrics answers only `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** /readyz bounds (docs/operations.md); inside the start grace a verdict and a poll need only exist. */
+  ready: { verdictMaxAgeSeconds: number; catalogMaxAgeSeconds: number; startGraceSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -198,6 +214,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (cdpKey && !e.FACILITATOR_URL) {
     problems.push("config: CDP_API_KEY_ID/CDP_API_KEY_SECRET are set without FACILITATOR_URL: CDP's is https://api.cdp.coinbase.com/platform/v2/x402");
   }
+  if (e.ADMIN_PORT !== undefined && e.ADMIN_PORT !== 0 && e.ADMIN_PORT === e.PORT) {
+    problems.push(`config: ADMIN_PORT=${e.ADMIN_PORT} is PORT too: the admin listener needs a port of its own`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const port = e.PORT;
@@ -227,5 +246,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxEntries: e.MAX_ENTRIES,
     reportCacheRows: e.REPORT_CACHE_ROWS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.CI && e.CI !== "false" ? "json" : "auto"),
+    admin: e.ADMIN_PORT === undefined ? undefined : { port: e.ADMIN_PORT, host: e.ADMIN_HOST },
+    metricsToken: e.METRICS_TOKEN,
+    ready: {
+      verdictMaxAgeSeconds: e.READY_VERDICT_MAX_AGE_SECONDS,
+      // Three missed polls, and never under a quarter hour.
+      catalogMaxAgeSeconds: e.READY_CATALOG_MAX_AGE_SECONDS ?? Math.max(900, 3 * e.CATALOG_POLL_SECONDS),
+      startGraceSeconds: e.READY_START_GRACE_SECONDS,
+    },
   };
 }
