@@ -27,6 +27,13 @@ const seconds = (min: number, max: number) =>
     .min(min, `must be at least ${min} seconds`)
     .max(max, `must be at most ${max} seconds`);
 
+/**
+ * Demo mode's defaults where a variable is unset (docs/demo-fleet.md, "The first ten minutes"):
+ * probes every 30 s so a certificate's 20 probes exist within about ten minutes, loopback webhooks
+ * so the demo's own receivers can take a watch alert, and the dataset's first build after an hour.
+ */
+export const DEMO_DEFAULTS = { probeIntervalSeconds: 30, allowPrivateWebhooks: true, datasetMinEvidenceHours: 1 } as const;
+
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 
 const envSchema = z.object({
@@ -92,9 +99,9 @@ const envSchema = z.object({
       return urls;
     }),
   CATALOG_POLL_SECONDS: seconds(5, 86_400).default(300),
-  PROBE_INTERVAL_SECONDS: seconds(5, 86_400).default(600),
+  PROBE_INTERVAL_SECONDS: seconds(5, 86_400).optional(),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
-  ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").default(false),
+  ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").optional(),
   // Seals watch secrets at rest (decision 0025): 32 bytes as 64 hex characters or base64.
   WATCH_SECRET_KEY: z
     .string()
@@ -106,6 +113,12 @@ const envSchema = z.object({
     .optional(),
   TRUST_PROXY: bool("TRUST_PROXY").default(false),
   MAX_ENTRIES: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(1_000_000).default(5000),
+  DATASET_MIN_EVIDENCE_HOURS: z.coerce
+    .number({ error: "must be a whole number of hours" })
+    .int("must be a whole number of hours")
+    .min(1, "must be at least 1 hour")
+    .max(168, "must be at most 168 hours (a week)")
+    .optional(),
   REPORT_CACHE_ROWS: z.coerce.number({ error: "must be a whole number" }).int().min(0, "must be 0 (off) or more").max(10_000_000).default(250_000),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -154,6 +167,8 @@ export interface Config {
   watchSecretKey: Buffer | undefined;
   trustProxy: boolean;
   maxEntries: number;
+  /** Hours of probe evidence the first public dataset build waits for (docs/dataset.md). */
+  datasetMinEvidenceHours: number;
   /** Report rows each API process keeps in memory (0: none); docs/decisions/0012. */
   reportCacheRows: number;
   logLevel: string;
@@ -238,12 +253,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogUrls: e.CATALOG_URLS,
     demoMode,
     catalogPollSeconds: e.CATALOG_POLL_SECONDS,
-    probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS,
+    probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS ?? (demoMode ? DEMO_DEFAULTS.probeIntervalSeconds : 600),
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
-    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (demoMode && DEMO_DEFAULTS.allowPrivateWebhooks),
     watchSecretKey: e.WATCH_SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     maxEntries: e.MAX_ENTRIES,
+    datasetMinEvidenceHours: e.DATASET_MIN_EVIDENCE_HOURS ?? (demoMode ? DEMO_DEFAULTS.datasetMinEvidenceHours : 168),
     reportCacheRows: e.REPORT_CACHE_ROWS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.CI && e.CI !== "false" ? "json" : "auto"),
