@@ -25,11 +25,23 @@ describe("config", () => {
       facilitatorUrl: undefined,
       demoMode: true,
       catalogPollSeconds: 300,
-      probeIntervalSeconds: 600,
+      probeIntervalSeconds: 30,
       allowPrivateTargets: true,
-      allowPrivateWebhooks: false,
+      allowPrivateWebhooks: true,
       logLevel: "info",
     });
+  });
+
+  it("demo mode probes every 30 s, takes loopback webhooks and builds the dataset after an hour; production keeps its defaults", () => {
+    expect(loadConfig({})).toMatchObject({ probeIntervalSeconds: 30, allowPrivateWebhooks: true, datasetMinEvidenceHours: 1 });
+    const prod = loadConfig({ CATALOG_URLS: "https://catalog.example/discovery" });
+    expect(prod).toMatchObject({ probeIntervalSeconds: 600, allowPrivateWebhooks: false, datasetMinEvidenceHours: 168 });
+    expect(loadConfig({ PROBE_INTERVAL_SECONDS: "600", ALLOW_PRIVATE_WEBHOOKS: "false", DATASET_MIN_EVIDENCE_HOURS: "24" })).toMatchObject({
+      probeIntervalSeconds: 600,
+      allowPrivateWebhooks: false,
+      datasetMinEvidenceHours: 24,
+    });
+    expect(problems({ DATASET_MIN_EVIDENCE_HOURS: "0" })[0]).toMatch(/^config: DATASET_MIN_EVIDENCE_HOURS=/);
   });
 
   it("turns private targets off outside demo mode unless asked", () => {

@@ -17,7 +17,15 @@ export interface TestContext extends AppContext {
  * `opts.db` when given (it is closed with the context).
  */
 export async function createTestContext(env: Record<string, string> = {}, opts: { db?: DbHandle } = {}): Promise<TestContext> {
-  const config = loadConfig({ PUBLIC_BASE_URL: "http://lookout.test", DATA_DIR: "memory://", ...env });
+  // Without CATALOG_URLS the config is demo mode; tests keep production cadences unless they ask.
+  const config = loadConfig({
+    PUBLIC_BASE_URL: "http://lookout.test",
+    DATA_DIR: "memory://",
+    PROBE_INTERVAL_SECONDS: "600",
+    ALLOW_PRIVATE_WEBHOOKS: "false",
+    DATASET_MIN_EVIDENCE_HOURS: "168",
+    ...env,
+  });
   const db = opts.db ?? (await createTestDb());
   const readiness = new Readiness();
   readiness.markMigrated();

@@ -83,8 +83,8 @@ describe("with npm start running", () => {
         forensics: { url: healthy.resource },
         alternatives: { url: decoy },
         "whats-new": {},
-        // An http webhook is refused (400) before payment: no alert can leave this machine.
-        watch: { url: healthy.resource, webhookUrl: "http://127.0.0.1:9/hook" },
+        // A private-range webhook is refused (400) before payment, even in demo mode (loopback allowed).
+        watch: { url: healthy.resource, webhookUrl: "http://10.0.0.9/hook" },
         "watch-status": { id: randomUUID(), secret: "0".repeat(64) },
         "watch-unsubscribe": { id: randomUUID(), secret: "0".repeat(64) },
         verified: { url: healthy.resource, name: "Skycast" },
