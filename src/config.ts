@@ -89,16 +89,20 @@ const envSchema = z.object({
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean);
-      for (const [n, u] of urls.entries()) {
+      for (const [n, entry] of urls.entries()) {
+        // `id=https://...` names the source (docs/catalog.md); a URL alone is its own id.
+        const u = entry.replace(/^[a-z0-9][a-z0-9._-]{0,63}=(?=https?:\/\/)/i, "");
         if (!URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol)) {
           // By position, not value: a catalog URL may carry an access token.
-          ctx.addIssue({ code: "custom", message: `entry ${n + 1} is not an http(s) URL; expected comma-separated discovery URLs` });
+          ctx.addIssue({ code: "custom", message: `entry ${n + 1} is not an http(s) URL; expected comma-separated discovery URLs, each optionally id=URL` });
           return z.NEVER;
         }
       }
       return urls;
     }),
   CATALOG_POLL_SECONDS: seconds(5, 86_400).default(300),
+  // A source not polled completely for this long (removed from CATALOG_URLS, or failing) stops counting.
+  CATALOG_SOURCE_GRACE_HOURS: z.coerce.number({ error: "must be a whole number of hours" }).int().min(1).max(720).default(24),
   PROBE_INTERVAL_SECONDS: seconds(5, 86_400).optional(),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").optional(),
@@ -160,6 +164,8 @@ export interface Config {
   catalogUrls: string[] | undefined;
   demoMode: boolean;
   catalogPollSeconds: number;
+  /** Hours after its last complete poll that a source's listings still count (docs/catalog.md, "Retirement"). */
+  catalogSourceGraceHours: number;
   probeIntervalSeconds: number;
   allowPrivateTargets: boolean;
   allowPrivateWebhooks: boolean;
@@ -253,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogUrls: e.CATALOG_URLS,
     demoMode,
     catalogPollSeconds: e.CATALOG_POLL_SECONDS,
+    catalogSourceGraceHours: e.CATALOG_SOURCE_GRACE_HOURS,
     probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS ?? (demoMode ? DEMO_DEFAULTS.probeIntervalSeconds : 600),
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (demoMode && DEMO_DEFAULTS.allowPrivateWebhooks),
