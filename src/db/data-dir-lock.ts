@@ -1,70 +1,93 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { resolve } from "node:path";
+import { lstatSync, readFileSync, rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import lockfile from "proper-lockfile";
 
 /**
- * An exclusive pid lock on an embedded database folder. PGlite has no locking of its own and
- * two processes writing one folder corrupt it; the second process must fail with a clear
- * message instead (use DATABASE_URL to run several processes).
+ * An exclusive lock on an embedded database folder. PGlite has no locking of its own and two
+ * processes writing one folder corrupt it. The lock is proper-lockfile's: a directory made with
+ * mkdir (atomic on every filesystem) whose mtime the holder refreshes, so it holds across process
+ * id namespaces (two containers sharing a volume), and a holder that died leaves a lock that is
+ * taken over once it is STALE_MS old.
  */
 export interface DataDirLock {
   release(): void;
 }
 
-// Paths this process holds: a lock file naming our own pid but absent here is stale (a
-// container restarted with the same pid after a crash).
+/** Another process (or this one) holds the folder; `folder` names it. Operator commands explain it. */
+export class DataDirLocked extends Error {
+  override name = "DataDirLocked";
+  constructor(
+    readonly folder: string,
+    readonly byThisProcess: boolean,
+  ) {
+    super(
+      `the embedded database at ${folder} is in use by ${byThisProcess ? "this process" : "another process"}; ` +
+        "one process per DATA_DIR (stop the other one), or set DATABASE_URL to share PostgreSQL between processes",
+    );
+  }
+}
+
+// A holder refreshes every UPDATE_MS; a lock untouched for STALE_MS is a dead holder's. The margin
+// covers an event loop blocked by PGlite's start (WebAssembly compiling, migrations).
+const STALE_MS = 30_000;
+const UPDATE_MS = 5_000;
+
 const heldHere = new Set<string>();
+
+export function lockDataDir(path: string): DataDirLock {
+  const lockPath = resolve(path);
+  const folder = dirname(lockPath);
+  dropLegacyPidFile(lockPath, folder);
+  let unlock: () => void;
+  try {
+    unlock = lockfile.lockSync(lockPath, {
+      realpath: false,
+      lockfilePath: lockPath,
+      stale: STALE_MS,
+      update: UPDATE_MS,
+      // Another process took the lock over (this one stalled past STALE_MS): say so plainly; the
+      // default throws from a timer, which would kill the process mid-write.
+      onCompromised: (err) => console.error(`data-folder lock on ${folder} lost (${err.message}); stop one of the processes sharing it`),
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLocked(folder, heldHere.has(lockPath));
+    throw err;
+  }
+  heldHere.add(lockPath);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(lockPath);
+      try {
+        unlock();
+      } catch {
+        // Already gone (compromised, or removed by hand): nothing left to release.
+      }
+    },
+  };
+}
+
+/** Versions before this one wrote a process-id file at the same path: removed when its process is gone. */
+function dropLegacyPidFile(lockPath: string, folder: string): void {
+  let isFile: boolean;
+  try {
+    isFile = lstatSync(lockPath).isFile();
+  } catch {
+    return;
+  }
+  if (!isFile) return;
+  const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirLocked(folder, false);
+  rmSync(lockPath, { force: true });
+}
 
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-function tryCreate(path: string): boolean {
-  try {
-    const fd = openSync(path, "wx");
-    try {
-      writeSync(fd, String(process.pid));
-    } finally {
-      closeSync(fd);
-    }
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-}
-
-export function lockDataDir(path: string): DataDirLock {
-  const lockPath = resolve(path);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (tryCreate(lockPath)) {
-      heldHere.add(lockPath);
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          heldHere.delete(lockPath);
-          rmSync(lockPath, { force: true });
-        },
-      };
-    }
-    const holder = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
-    const live = holder === process.pid ? heldHere.has(lockPath) : Number.isInteger(holder) && holder > 0 && isAlive(holder);
-    if (live) {
-      const who = holder === process.pid ? "this process" : `process ${holder}`;
-      throw new Error(
-        `the embedded database at ${lockPath.replace(/\.lock$/, "")} is in use by ${who}; ` +
-          "one process per DATA_DIR, or set DATABASE_URL to share PostgreSQL between processes",
-      );
-    }
-    // Left behind by a process that died: take it over.
-    rmSync(lockPath, { force: true });
-  }
-  throw new Error(`could not lock ${lockPath}`);
 }
