@@ -20,7 +20,7 @@ describe("price", () => {
     expect(decoy.priceUsdc).toBe("5000000");
   });
 
-  it("takes the first exact entry on a supported network, and keeps other assets unpriced in USDC", () => {
+  it("takes the first exact entry paying its network's USDC, and keeps other assets in their own units", () => {
     const item = v2Item({ url: "https://a.example.com/x" });
     const usdc = item.accepts[0]!;
     (item as Record<string, unknown>).accepts = [
@@ -40,8 +40,40 @@ describe("price", () => {
     const other = parse(v2Item({ url: "https://a.example.com/w", asset: "0x00000000000000000000000000000000000000aa", amount: "7" }));
     expect(other).toMatchObject({ priceAtomic: "7", priceUsdc: null, currency: "0x00000000000000000000000000000000000000aa" });
 
-    const unsupported = parse(v2Item({ url: "https://a.example.com/v", network: "eip155:1" }));
-    expect(unsupported).toMatchObject({ priceUsdc: null, priceAtomic: null, currency: null, network: "eip155:1" });
+    // Base's USDC address on Ethereum is not Ethereum's USDC: the amount stays in its own units.
+    const wrongAsset = parse(v2Item({ url: "https://a.example.com/v", network: "eip155:1" }));
+    expect(wrongAsset).toMatchObject({ priceUsdc: null, priceAtomic: "10000", currency: BASE_USDC, network: "eip155:1" });
+    const unpriced = v2Item({ url: "https://a.example.com/u" });
+    (unpriced as Record<string, unknown>).accepts = [{ ...usdc, scheme: "upto" }];
+    expect(parse(unpriced)).toMatchObject({ priceUsdc: null, priceAtomic: null, currency: null, network: "eip155:8453" });
+  });
+
+  it("reads USDC on every network of the SDK's default-asset table and Circle's Solana mints, v1 names included", () => {
+    const cases = [
+      { network: "polygon", asset: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", caip: "eip155:137" },
+      { network: "eip155:42161", asset: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", caip: "eip155:42161" },
+      { network: "solana", asset: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", caip: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" },
+      { network: "solana-devnet", asset: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", caip: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" },
+    ];
+    for (const c of cases) {
+      const l = parse(
+        v1Item({ url: "https://a.example.com/x", network: c.network, asset: c.asset, amount: "250000", payTo: "SoLPayeeCaseKept1111111111111111111111111" }),
+      );
+      expect(l).toMatchObject({ network: c.caip, asset: c.asset, priceUsdc: "0.25", priceAtomic: "250000", currency: "USDC" });
+    }
+    // A Solana mint is base58: the same letters in another case are another token, and the payee keeps its case.
+    const lowered = parse(
+      v2Item({
+        url: "https://a.example.com/s",
+        network: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+        asset: "epjfwdd5aufqssqem2qn1xzybapc8g4weggkzwytdt1v",
+        payTo: "SoLPayeeCaseKept",
+      }),
+    );
+    expect(lowered).toMatchObject({ priceUsdc: null, priceAtomic: "10000", payTo: "SoLPayeeCaseKept", provider: { payTo: "SoLPayeeCaseKept" } });
+    // Another stablecoin of the table keeps its atomic amount and is named by its symbol.
+    const usdt0 = parse(v2Item({ url: "https://a.example.com/t", network: "eip155:988", asset: "0x779Ded0c9e1022225f8E0630b35a9b54bE713736", amount: "5" }));
+    expect(usdt0).toMatchObject({ priceUsdc: null, priceAtomic: "5", currency: "USDT0" });
   });
 });
 

@@ -1,6 +1,4 @@
-import { NETWORK_INFO, isPaymentNetwork } from "../../lib/networks.js";
-import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
-import { canonicalNetwork } from "../../lib/assets.js";
+import { assetSymbol, canonicalNetwork, canonicalUsdc, isCanonicalUsdc, usdcOf } from "../../lib/assets.js";
 
 /** One accepts entry as the catalog gives it (v2 `amount`, v1 `maxAmountRequired`). */
 export interface AcceptsEntry {
@@ -24,16 +22,14 @@ export interface ListingPrice {
 
 export { canonicalNetwork };
 
-/** EVM addresses are case-insensitive, so one payee is one key; other networks keep case. */
+/** EVM addresses are case-insensitive, so one payee is one key; other networks (base58) keep case. */
 export function canonicalPayTo(network: string, payTo: string): string {
   return network.startsWith("eip155:") ? payTo.toLowerCase() : payTo;
 }
 
-function isUsdc(network: string, asset: string | undefined): boolean {
-  if (asset === undefined) return false;
-  if (asset.toUpperCase() === "USDC") return true;
-  return isPaymentNetwork(network) && NETWORK_INFO[network].usdc.address.toLowerCase() === asset.toLowerCase();
-}
+// A bare "USDC" stands for the network's USDC where the table knows one.
+const usdcAsset = (network: string, asset: string | undefined): string | null =>
+  asset?.toUpperCase() === "USDC" ? (canonicalUsdc(network) ?? asset) : (asset ?? null);
 
 function atomicAmount(entry: AcceptsEntry): string | undefined {
   const raw = entry.amount ?? entry.maxAmountRequired;
@@ -41,27 +37,26 @@ function atomicAmount(entry: AcceptsEntry): string | undefined {
   return typeof text === "string" && /^\d{1,40}$/.test(text) ? BigInt(text).toString() : undefined;
 }
 
+const isExact = (a: AcceptsEntry) => a.scheme === "exact";
+const paysUsdc = (a: AcceptsEntry) => isExact(a) && isCanonicalUsdc(canonicalNetwork(a.network), usdcAsset(canonicalNetwork(a.network), a.asset)) === true;
+
 /**
- * The price of a listing from its first `exact` entry on a supported network; without one,
- * the first entry gives network and payee and the price stays unknown. A price in another
- * asset keeps its atomic amount and names the asset, but has no USDC value.
+ * The price of a listing, in its asset's units: the first `exact` entry paying its network's
+ * USDC (lib/assets.ts: the SDK's default assets and Circle's Solana mints), else the first
+ * `exact` entry. USDC gives `priceUsdc`; another asset keeps its atomic amount and names itself
+ * in `currency`. Without an `exact` entry the first entry gives network and payee, price unknown.
  * Throws when the chosen entry's amount is not a non-negative integer.
  */
 export function listingPrice(accepts: readonly AcceptsEntry[]): ListingPrice {
-  const first = accepts[0]!;
-  const priced = accepts.find((a) => a.scheme === "exact" && isPaymentNetwork(canonicalNetwork(a.network)));
-  const entry = priced ?? first;
+  const priced = accepts.find(paysUsdc) ?? accepts.find(isExact);
+  const entry = priced ?? accepts[0]!;
   const network = canonicalNetwork(entry.network);
-  const base = { network, asset: entry.asset ?? null, payTo: entry.payTo };
+  const asset = usdcAsset(network, entry.asset);
+  const base = { network, asset, payTo: entry.payTo };
   if (!priced) return { ...base, priceUsdc: null, priceAtomic: null, currency: null };
   const atomic = atomicAmount(priced);
   if (atomic === undefined) throw new Error("the exact accepts entry has no integer amount");
-  const usdc = isUsdc(network, priced.asset);
-  const symbol = typeof priced.extra?.symbol === "string" ? priced.extra.symbol : undefined;
-  return {
-    ...base,
-    priceAtomic: atomic,
-    priceUsdc: usdc ? atomicToUsdc(atomic) : null,
-    currency: usdc ? "USDC" : (symbol ?? priced.asset ?? null),
-  };
+  const priceUsdc = usdcOf(network, asset, atomic);
+  const stated = typeof priced.extra?.symbol === "string" ? priced.extra.symbol : undefined;
+  return { ...base, priceAtomic: atomic, priceUsdc, currency: priceUsdc !== null ? "USDC" : assetSymbol(network, asset, stated) };
 }

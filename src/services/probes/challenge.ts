@@ -1,6 +1,5 @@
 import { readChallengeHeader, readChallengeObject, type QuoteChallenge, type QuoteTerms } from "@x402-lookout/contracts/quote";
-import { canonicalNetwork } from "../../lib/assets.js";
-import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
+import { canonicalNetwork, sameAsset, usdcOf } from "../../lib/assets.js";
 
 /**
  * Reading an x402 challenge from a 402: the v2 `PAYMENT-REQUIRED` header (base64 JSON), else a
@@ -39,16 +38,20 @@ export interface PriceContext {
 
 /**
  * The accept entry that prices the listing: the one on the listing's network (and asset, when
- * known), else the first `exact` entry, else the first entry.
+ * known), else the first `exact` entry, else the first entry. Networks compare as CAIP-2 (v1
+ * names translated); assets compare case-sensitively except EVM addresses (Solana is base58).
  */
 export function selectAccept(challenge: QuoteChallenge, listing: PriceContext): QuoteTerms {
   const firstExact = (list: QuoteTerms[]) => list.find((a) => a.scheme === "exact") ?? list[0];
   let matching = challenge.accepts;
   if (listing.network) matching = matching.filter((a) => canonicalNetwork(a.network) === canonicalNetwork(listing.network!));
-  if (listing.asset) matching = matching.filter((a) => a.asset?.toLowerCase() === listing.asset!.toLowerCase());
+  if (listing.asset) matching = matching.filter((a) => a.asset !== null && sameAsset(a.network, a.asset, listing.asset!));
   const chosen = listing.network || listing.asset ? firstExact(matching) : undefined;
   return chosen ?? firstExact(challenge.accepts)!;
 }
 
-/** A quote's amount in USDC (6 decimals) as a decimal string. */
-export const priceUsdcOf = (terms: QuoteTerms): string => atomicToUsdc(terms.amount);
+/**
+ * A quote's amount in USDC when it pays its network's USDC (lib/assets.ts, Solana included);
+ * null for any other asset, whose amount stays in its own units in the stored terms.
+ */
+export const priceUsdcOf = (terms: QuoteTerms): string | null => usdcOf(terms.network, terms.asset, terms.amount);
