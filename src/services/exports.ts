@@ -9,6 +9,7 @@ export type { Credit, CreditsService } from "./credits/credits-service.js";
 export { creditUsage } from "./credits/bundle.js";
 export { COLUMNS } from "./dataset/columns.js";
 export { DATASET } from "./dataset/constants.js";
+export type { DatasetEvidence } from "./dataset/evidence.js";
 export type { PublishedDataset } from "./dataset/list-datasets.js";
 export { DELIST } from "./delist/constants.js";
 export type { EndpointHistory, EndpointVerdict, FlagSpan, HourBucket, QuoteSpan } from "./endpoint-history/index.js";

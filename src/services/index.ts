@@ -30,6 +30,7 @@ export interface ServicesConfig {
   allowPrivateWebhooks: boolean;
   publicBaseUrl: string;
   dataDir: string;
+  datasetMinEvidenceHours: number;
   maxEntries: number;
   probeIntervalSeconds: number;
   reportCacheRows: number;
@@ -64,7 +65,11 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     catalog: createCatalogService(db.db, clock, metrics),
     certificates: createCertificatesService(db.db, clock, config.publicBaseUrl),
     credits: createCreditsService(db, clock),
-    dataset: createDatasetService(db, clock, log, { dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl }),
+    dataset: createDatasetService(db, clock, log, {
+      dataDir: config.dataDir,
+      publicBaseUrl: config.publicBaseUrl,
+      minEvidenceHours: config.datasetMinEvidenceHours,
+    }),
     delist: createDelistService(db, clock),
     /** One endpoint's page and badges: its verdict and 7 days of hourly aggregates (issue 26). */
     endpointHistory: createEndpointHistoryService(db.db, clock, config.publicBaseUrl),

@@ -25,6 +25,7 @@ const deps = () => ({
   log: ctx.log,
   dataDir: ctx.config.dataDir,
   publicBaseUrl: ctx.config.publicBaseUrl,
+  minEvidenceHours: ctx.config.datasetMinEvidenceHours,
 });
 
 /** RFC 4180 records (CRLF line ends, quoted fields with doubled quotes). */

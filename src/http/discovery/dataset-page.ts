@@ -1,6 +1,6 @@
 import { html } from "hono/html";
 import { DATASET } from "../../services/index.js";
-import { COLUMNS, type PublishedDataset } from "../../services/index.js";
+import { COLUMNS, type DatasetEvidence, type PublishedDataset } from "../../services/index.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { layout, type Html } from "../pages/layout.js";
 
@@ -18,8 +18,23 @@ export function humanBytes(n: number): string {
   return `${v.toFixed(1)} ${units[i]}`;
 }
 
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** What the evidence held says, in one sentence, and when the next build comes. */
+function evidenceLine(e: DatasetEvidence): Html {
+  const held = e.since
+    ? html`Evidence held: <span id="evidence-hours">${e.hours}</span> hour(s) of probes (since ${e.since.toISOString()}), ${e.probes7d} probe(s) of ${e.endpoints} endpoint(s) in the last 7 days.`
+    : html`Evidence held: none yet (no endpoint has been probed).`;
+  const next = !e.nextBuildAt
+    ? html`The first build comes once ${e.minHours} hour(s) of probes exist.`
+    : e.newestBuildAt
+      ? html`Next build: at about <span id="next-build">${e.nextBuildAt.toISOString()}</span> (weekly).`
+      : html`The first build waits for ${e.minHours} hour(s) of evidence: at about <span id="next-build">${e.nextBuildAt.toISOString()}</span>.`;
+  return html`<p id="evidence">${held} ${next}</p>`;
+}
+
 /** /dataset: every published build with download links, sizes, dates and the licence. */
-export function datasetPage(base: string, builds: readonly PublishedDataset[]): Html {
+export function datasetPage(base: string, builds: readonly PublishedDataset[], evidence: DatasetEvidence): Html {
   const L = DATASET.license;
   return layout(
     "Public dataset",
@@ -28,9 +43,10 @@ export function datasetPage(base: string, builds: readonly PublishedDataset[]): 
 Built weekly, as CSV and JSON Lines, with a README describing every column. The raw probe-by-probe time series is not published.</p>
 <p>Licence: <a href="${L.url}">${L.name} (${L.id})</a>. Credit ${SERVICE_NAME} (${base}/dataset) when you use it.</p>
 <h2>Builds</h2>
+${evidenceLine(evidence)}
 ${
   builds.length === 0
-    ? html`<p class="muted" id="no-builds">No build has been published yet; the first one appears within a week of start-up.</p>`
+    ? html`<p class="muted" id="no-builds">No build has been published yet.</p>`
     : html`<div class="scroll" tabindex="0"><table id="builds"><thead><tr><th>build</th><th>evidence window</th><th>endpoints</th><th>files</th></tr></thead><tbody>
 ${builds.map(
   (
@@ -48,9 +64,17 @@ ${COLUMNS.map((c) => html`<tr><td><code>${c.name}</code></td><td>${c.type}</td><
   );
 }
 
-export function datasetIndex(base: string, builds: readonly PublishedDataset[]) {
+export function datasetIndex(base: string, builds: readonly PublishedDataset[], e: DatasetEvidence) {
   return {
     license: DATASET.license,
+    evidence: {
+      since: iso(e.since),
+      hours: e.hours,
+      probes_7d: e.probes7d,
+      endpoints: e.endpoints,
+      min_hours_before_first_build: e.minHours,
+      next_build_at: iso(e.nextBuildAt),
+    },
     builds: builds.map((b) => ({
       id: b.id,
       period: b.period,

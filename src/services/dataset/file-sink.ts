@@ -31,9 +31,17 @@ export class FileSink {
   }
 }
 
-/** RFC 4180: quote a field holding a comma, quote or line break; double inner quotes. */
+/** Text a spreadsheet would read as a formula (OWASP CSV injection): =, +, -, @, tab, CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: quote a field holding a comma, quote or line break; double inner quotes. Text cells
+ * that a spreadsheet would evaluate (catalog-controlled names, URLs) get a leading `'`, as OWASP
+ * advises; numbers and booleans are ours and stay as they are. JSON Lines keeps text verbatim.
+ */
 export function csvField(value: string | number | boolean | string[] | null): string {
   if (value === null) return "";
-  const text = Array.isArray(value) ? value.join(";") : String(value);
+  const raw = Array.isArray(value) ? value.join(";") : String(value);
+  const text = typeof value !== "number" && typeof value !== "boolean" && FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
