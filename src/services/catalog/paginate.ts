@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { pageUrl, parseBazaarPage } from "./bazaar-page.js";
-import { fetchJson, PageFetchError } from "./fetch-page.js";
+import { fetchPage, PageFetchError } from "./fetch-page.js";
 import type { IngestOptions } from "./types.js";
 
 export interface PaginationOutcome {
@@ -36,7 +36,8 @@ export async function paginate(source: string, opts: PaginateOptions, onPage: Pa
     const remaining = Math.floor(deadline - performance.now());
     if (remaining <= 0) return Promise.resolve({ ok: false, error: `poll budget of ${opts.pollBudgetMs} ms exceeded` });
     const timeoutMs = Math.min(opts.requestTimeoutMs, remaining);
-    return fetchJson(pageUrl(source, opts.pageLimit, offset), { timeoutMs, maxBytes: opts.maxPageBytes, signal }).then(
+    // A 429 is asked again within the budget (fetch-page.ts); what still fails ends the poll partial.
+    return fetchPage(pageUrl(source, opts.pageLimit, offset), { timeoutMs, maxBytes: opts.maxPageBytes, signal, deadline }).then(
       (body) => ({ ok: true, body }),
       (err: unknown) => ({ ok: false, error: err instanceof PageFetchError ? err.message : String(err) }),
     );
