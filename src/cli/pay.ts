@@ -1,8 +1,9 @@
 /**
- * Pays any route of a running x402 Lookout with a real x402 client, for people trying it out.
- *   npm run pay -- /api/v1/credits '{}'
- * LOOKOUT_URL (default http://localhost:8402), PAYER_KEY (default: anvil demo account 1, funded
- * on the local devnet), MAX_PAYMENT_USDC (default 5: the most expensive route).
+ * Calls any route of a running x402 Lookout with a real x402 client, for people trying it out:
+ * pays a 402 with the demo key, or a preflight from a credit bundle (--credit, X-Credit-Id).
+ *   npm run pay -- /api/v1/credits '{}'      npm run pay -- GET /api/v1/credits/<id>
+ * LOOKOUT_BASE_URL (default http://localhost:8402), PAYER_KEY (default: anvil demo account 1,
+ * funded on the local devnet), MAX_PAYMENT_USDC (default 5: the most expensive route), CREDIT_ID.
  */
 import { x402Client } from "@x402/core/client";
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
@@ -10,23 +11,20 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvilAccount } from "../chain/devnet-accounts.js";
+import { baseUrlOf, PAY_USAGE, parsePayArgs, PayUsageError, type PayArgs } from "./pay/args.js";
+import { printAnswer } from "./pay/print.js";
+import { unreachableMessage } from "./pay/unreachable.js";
 
-const [path, rawBody, ...rest] = process.argv.slice(2);
-if (!path || rest.length > 0 || !path.startsWith("/")) {
-  console.error("usage: npm run pay -- <path> ['<json body>']   e.g. npm run pay -- /api/v1/credits '{}'");
+let args: PayArgs;
+try {
+  args = parsePayArgs(process.argv.slice(2), process.env);
+} catch (err) {
+  if (!(err instanceof PayUsageError)) throw err;
+  console.error(`pay: ${err.message}\n\n${PAY_USAGE}`);
   process.exit(2);
 }
-let body: string | undefined;
-if (rawBody !== undefined) {
-  try {
-    body = JSON.stringify(JSON.parse(rawBody));
-  } catch (err) {
-    console.error(`the body is not valid JSON: ${(err as Error).message}`);
-    process.exit(2);
-  }
-}
-
-const base = (process.env.LOOKOUT_URL ?? "http://localhost:8402").replace(/\/+$/, "");
+const { base, warning } = baseUrlOf(process.env);
+if (warning) console.error(warning);
 const key = (process.env.PAYER_KEY ?? anvilAccount(1).privateKey) as `0x${string}`;
 if (!/^0x[0-9a-fA-F]{64}$/.test(key)) {
   console.error("PAYER_KEY must be a 0x-prefixed 32-byte hex private key");
@@ -48,12 +46,11 @@ const pay = wrapFetchWithPayment(async (input, init) => {
   return fetch(req);
 }, client);
 
-const res = await pay(`${base}${path}`, {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  ...(body !== undefined ? { body } : {}),
-}).catch((err: Error) => {
-  console.error(`request failed: ${err.message}`);
+const headers: Record<string, string> = {};
+if (args.body !== undefined) headers["content-type"] = "application/json";
+if (args.creditId) headers["x-credit-id"] = args.creditId;
+const res = await pay(`${base}${args.path}`, { method: args.method, headers, ...(args.body !== undefined ? { body: args.body } : {}) }).catch((err: Error) => {
+  console.error(unreachableMessage(base, err) ?? `request failed: ${err.message}`);
   process.exit(1);
 });
 
@@ -61,12 +58,7 @@ console.log(`payer   ${account.address}`);
 console.log(`status  ${res.status} ${res.statusText}`);
 const receipt = res.headers.get("payment-response");
 if (receipt) console.log(`receipt ${JSON.stringify(decodePaymentResponseHeader(receipt), null, 2)}`);
-const text = await res.text();
-try {
-  console.log(JSON.stringify(JSON.parse(text), null, 2));
-} catch {
-  console.log(text);
-}
+await printAnswer(res, args);
 if (res.status === 202 && signature) {
   console.log(`settlement pending: send the same request again with this header to collect the answer:\nPAYMENT-SIGNATURE: ${signature}`);
 }
