@@ -314,7 +314,8 @@ export interface CreditsTable {
   last_used_at: NullableTimestamp;
 }
 
-export type TrialScope = "ip" | "host";
+/** host_net: a target host's calls from one client network (decision 0027). */
+export type TrialScope = "ip" | "host" | "host_net";
 
 export interface TrialCountersTable {
   day: DateOnly;
@@ -360,9 +361,14 @@ export interface WatchesTable {
   url_normalized: string;
   listing_id: number | null;
   webhook_url: string;
+  /** Receiver host (lower case, no port): deliveries are limited per host across watches. */
+  webhook_host: string;
   signals: string[];
   secret_hash: Buffer;
-  signing_key: Buffer;
+  /** The secret, sealed (or as-is without WATCH_SECRET_KEY); null on watches made before (decision 0025). */
+  secret_sealed: Buffer | null;
+  /** HKDF-derived key of watches made before decision 0025; null on newer ones. */
+  signing_key: Buffer | null;
   alerts_remaining: Generated<number>;
   created_at: DefaultTimestamp;
   expires_at: Timestamp;

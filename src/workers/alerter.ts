@@ -5,34 +5,41 @@ import { startTask, type Task } from "./periodic.js";
 export type { AlerterTickSummary };
 
 export interface AlerterOptions extends Omit<TickOptions, "log"> {
-  /** Pause between ticks (default ALERTER_TICK_MS). */
+  /** Pause between evaluations and between delivery polls (default ALERTER_TICK_MS and the delivery poll). */
   tickMs?: number;
 }
 
 export interface Alerter {
-  /** Runs a tick that starts after this call (waiting for one in progress) and returns its summary. */
+  /** An evaluation that starts after this call, then every due delivery sent and recorded; what both did. */
   runNow(): Promise<AlerterTickSummary>;
   /** Claims nothing more, lets attempts in flight finish and be recorded, closes connections. */
   stop(): Promise<void>;
 }
 
-/** The alerter's tick as a task: evaluation and delivery run in one tick (evaluate, then send). */
-export function alerterTask(ctx: AppContext, opts: AlerterOptions = {}): Task<AlerterTickSummary> {
-  return ctx.services.watch.alerter({ ...opts, log: ctx.log.child({ worker: "alerter" }) });
-}
+const logOf = (ctx: AppContext) => ctx.log.child({ worker: "alerter" });
+
+/** The evaluation as a task: signal changes of watched endpoints become alerts in the delivery queue. */
+export const alerterTask = (ctx: AppContext): Task => ctx.services.watch.evaluator(logOf(ctx));
 
 /**
- * The alerter role: every few seconds, turn signal changes of watched endpoints into alerts in
- * the outbox and deliver what is due. Several alerters may share one database.
+ * The alerter role in one call (tests, tools): the evaluation and the delivery loop, each on its
+ * own schedule as in src/workers/schedules.ts, over one delivery pool. Several alerters may share one database.
  */
 export function startAlerter(ctx: AppContext, opts: AlerterOptions = {}): Alerter {
-  const log = ctx.log.child({ worker: "alerter" });
-  const task = startTask("alerter", opts.tickMs ?? ALERTER_TICK_MS, alerterTask(ctx, opts), log);
+  const log = logOf(ctx);
+  const a = ctx.services.watch.alerter({ ...opts, log });
+  const evaluation = startTask("alerter", opts.tickMs ?? ALERTER_TICK_MS, { tick: a.evaluate }, log);
+  const delivery = startTask("webhook delivery", opts.tickMs ?? ctx.services.watch.deliveryPollMs, { tick: a.deliver, abort: a.abort, close: a.close }, log);
   return {
-    runNow: () =>
-      task.runNext().catch(() => {
-        throw new Error("the alerter tick failed; see the log");
-      }),
-    stop: () => task.stop(),
+    async runNow() {
+      const evaluated = await evaluation.runNext().catch(() => {
+        throw new Error("the alerter evaluation failed; see the log");
+      });
+      return { ...evaluated, ...(await a.settle()) };
+    },
+    stop: async () => {
+      await evaluation.stop();
+      await delivery.stop();
+    },
   };
 }

@@ -101,6 +101,7 @@ describe("retention", () => {
         url: "https://svc.example/r0",
         url_normalized: "https://svc.example/r0",
         webhook_url: "https://hooks.example/in",
+        webhook_host: "hooks.example",
         signals: ["dead"],
         secret_hash: Buffer.alloc(32),
         signing_key: Buffer.alloc(32),

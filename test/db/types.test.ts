@@ -154,6 +154,7 @@ describe("type mapping", () => {
         url: "https://x.example/a",
         url_normalized: "https://x.example/a",
         webhook_url: "https://hooks.example/in",
+        webhook_host: "hooks.example",
         signals: ["dead"],
         secret_hash: secret,
         signing_key: Buffer.alloc(32, 7),
@@ -163,7 +164,7 @@ describe("type mapping", () => {
       .executeTakeFirstOrThrow();
     expect(Buffer.isBuffer(row.secret_hash)).toBe(true);
     expect(row.secret_hash.equals(secret)).toBe(true);
-    expect(row.signing_key.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(row.signing_key?.equals(Buffer.alloc(32, 7))).toBe(true);
     expect(row.alerts_remaining).toBe(100);
   });
 });

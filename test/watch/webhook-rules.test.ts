@@ -1,9 +1,10 @@
+import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { LookupFunction } from "../../src/lib/ssrf-guard.js";
 import { retryDelayMs } from "../../src/services/watch/backoff.js";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/services/watch/constants.js";
-import { deriveSigningKey, hashSecret, newWatchSecrets, secretMatches, signingSecretOf } from "../../src/services/watch/secrets.js";
+import { deriveSigningKey, hashSecret, newWatchSecrets, secretMatches, signingKeyOf, signingSecretOf } from "../../src/services/watch/secrets.js";
 import { checkWebhookTarget, webhookUrlProblem } from "../../src/services/watch/webhook-url.js";
 
 const strict = { allowPrivate: false };
@@ -84,22 +85,26 @@ describe("checkWebhookTarget", () => {
 });
 
 describe("secrets", () => {
-  it("stores a digest, compares in constant time, and signs with a key derived from the secret", () => {
+  it("stores a digest, compares in constant time, and signs with the secret itself (spec 6)", () => {
     const s = newWatchSecrets();
     expect(s.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(s.secretHash.equals(hashSecret(s.secret))).toBe(true);
     expect(secretMatches(s.secretHash, s.secret)).toBe(true);
     for (const wrong of [undefined, "", s.secret.toUpperCase(), s.secret.slice(1), `${s.secret}0`]) expect(secretMatches(s.secretHash, wrong)).toBe(false);
     expect(secretMatches(undefined, s.secret)).toBe(false);
-    expect(s.signingKey.equals(deriveSigningKey(s.secret))).toBe(true);
-    expect(s.signingKey.equals(Buffer.from(s.secret, "hex"))).toBe(false);
+    // The key is the secret string's bytes; the older derived key is another key.
+    expect(signingKeyOf(s.secret).equals(Buffer.from(s.secret, "utf8"))).toBe(true);
+    expect(signingKeyOf(s.secret).equals(deriveSigningKey(s.secret))).toBe(false);
 
     const body = JSON.stringify({ hello: "world" });
     const at = new Date();
-    const signature = new Webhook(signingSecretOf(s.signingKey)).sign("msg_1", at, body);
-    const headers = { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature };
-    expect(new Webhook(signingSecretOf(s.signingKey)).verify(body, headers)).toEqual({ hello: "world" });
-    expect(() => new Webhook(signingSecretOf(newWatchSecrets().signingKey)).verify(body, headers)).toThrow();
+    const signature = new Webhook(signingSecretOf(signingKeyOf(s.secret))).sign("msg_1", at, body);
+    const ts = String(Math.floor(at.getTime() / 1000));
+    const headers = { "webhook-id": "msg_1", "webhook-timestamp": ts, "webhook-signature": signature };
+    expect(new Webhook(signingSecretOf(signingKeyOf(s.secret))).verify(body, headers)).toEqual({ hello: "world" });
+    // A receiver written from the spec: HMAC-SHA256 keyed with the secret as given, over id.timestamp.body.
+    expect(signature).toBe(`v1,${createHmac("sha256", s.secret).update(`msg_1.${ts}.${body}`).digest("base64")}`);
+    expect(() => new Webhook(signingSecretOf(signingKeyOf(newWatchSecrets().secret))).verify(body, headers)).toThrow();
   });
 });
 

@@ -43,8 +43,14 @@ export const SIGNING_KEY_INFO = "x402-lookout watch webhook signing v1";
 export const DELIVERY_LEASE_MS = 60 * SECOND;
 /** Attempts in flight per alerter process; a hanging receiver holds one slot for at most the timeout. */
 export const DELIVERY_CONCURRENCY = 16;
-/** Attempts one tick makes at most, so a tick always ends. */
-export const DELIVERIES_PER_TICK = 1000;
+/** Attempts in flight to one receiver host (all watches together), per alerter process. */
+export const DELIVERY_PER_HOST = 2;
+/** Attempts started per receiver host (all watches together), per alerter process: a burst, then a steady rate. */
+export const DELIVERY_HOST_RATE = { capacity: 10, perSecond: 5 };
+/** Receiver hosts whose rate is remembered; past it the least recently used starts a fresh burst. */
+export const DELIVERY_HOSTS_TRACKED = 10_000;
+/** How often the delivery loop looks for due alerts (a finished attempt looks again at once). */
+export const DELIVERY_POLL_MS = 500;
 /** Response bytes read (and discarded) before the connection is let go. */
 export const RESPONSE_BODY_CAP_BYTES = 4 * 1024;
 /** Error text kept per delivery. */
@@ -53,5 +59,5 @@ export const DELIVERY_USER_AGENT = "x402-lookout-webhooks/0.1";
 
 // ---- alerter -------------------------------------------------------------------------------
 
-/** Pause between alerter ticks (evaluate transitions, then deliver what is due). */
+/** Pause between evaluations (signal changes into the delivery queue); delivery runs on its own loop. */
 export const ALERTER_TICK_MS = 2 * SECOND;

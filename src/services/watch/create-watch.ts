@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
@@ -6,7 +7,8 @@ import { normalizeUrl } from "../../lib/url-normalize.js";
 import { InvalidInput, Unavailable } from "../errors.js";
 import type { WarningCode } from "../signals/constants.js";
 import { DEFAULT_SIGNALS, WATCH_ALERTS, WATCH_LIFETIME_MS } from "./constants.js";
-import { newWatchSecrets, signingSecretOf } from "./secrets.js";
+import { sealSecret } from "./sealed-secret.js";
+import { newWatchSecrets, signingKeyOf, signingSecretOf } from "./secrets.js";
 import { checkWebhookTarget, type WebhookRules } from "./webhook-url.js";
 
 export interface WatchDeps {
@@ -15,6 +17,8 @@ export interface WatchDeps {
   rules: WebhookRules;
   /** Name resolution for the subscription-time check (tests inject one). */
   lookup?: LookupFunction;
+  /** WATCH_SECRET_KEY: seals the secret at rest (decision 0025); undefined keeps it as-is. */
+  secretKey?: Buffer;
 }
 
 export interface CreateWatchInput {
@@ -33,7 +37,7 @@ export interface CreatedWatch {
   watchId: string;
   /** Shown once; authenticates status and unsubscribe. */
   secret: string;
-  /** `whsec_...`: what a receiver passes to `new Webhook(...)`. */
+  /** `whsec_` + base64 of the secret's bytes: what a receiver passes to `new Webhook(...)`. */
   signingSecret: string;
   url: string;
   webhookUrl: string;
@@ -53,13 +57,17 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   const createdAt = deps.clock.now();
   const expiresAt = new Date(createdAt.getTime() + WATCH_LIFETIME_MS);
   const secrets = newWatchSecrets();
+  const id = input.paymentId ?? randomUUID();
   const values = {
+    id,
     url: input.url,
     url_normalized: normalizeUrl(input.url),
     webhook_url: input.webhookUrl,
+    webhook_host: new URL(input.webhookUrl).hostname.toLowerCase(),
     signals,
     secret_hash: secrets.secretHash,
-    signing_key: secrets.signingKey,
+    secret_sealed: sealSecret(deps.secretKey, id, secrets.secret),
+    signing_key: null,
     alerts_remaining: WATCH_ALERTS,
     created_at: createdAt,
     expires_at: expiresAt,
@@ -81,14 +89,14 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       .executeTakeFirst();
     return trx
       .insertInto("watches")
-      .values({ ...values, ...(input.paymentId ? { id: input.paymentId } : {}), listing_id: listing ? Number(listing.id) : null })
+      .values({ ...values, listing_id: listing ? Number(listing.id) : null })
       .returning("id")
       .executeTakeFirstOrThrow();
   });
   return {
     watchId: row.id,
     secret: secrets.secret,
-    signingSecret: signingSecretOf(secrets.signingKey),
+    signingSecret: signingSecretOf(signingKeyOf(secrets.secret)),
     url: input.url,
     webhookUrl: input.webhookUrl,
     signals,

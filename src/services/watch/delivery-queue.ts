@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { claim, complete, fail, type Completion, type LeaseTable } from "../../db/jobs/lease.js";
+import { claim, complete, fail, release, type Completion, type LeaseTable } from "../../db/jobs/lease.js";
 import type { Database, JsonObject } from "../../db/schema.js";
 import { DELIVERY_BACKOFF } from "./backoff.js";
 import { MAX_ATTEMPTS } from "./constants.js";
@@ -15,8 +15,24 @@ export interface ClaimedDelivery {
   payload: JsonObject;
   attempts: number;
   webhookUrl: string;
-  signingKey: Buffer;
+  /** Receiver host, lower case, no port: the unit of the per-host limits. */
+  webhookHost: string;
+  /** The secret as kept (sealed-secret.ts); null on watches made before decision 0025. */
+  secretSealed: Buffer | null;
+  /** The HKDF-derived key of those older watches. */
+  legacyKey: Buffer | null;
 }
+
+type ClaimedRow = {
+  id: string;
+  watch_id: string;
+  payload: JsonObject;
+  attempts: number;
+  webhook_url: string;
+  webhook_host: string;
+  secret_sealed: Buffer | null;
+  signing_key: Buffer | null;
+};
 
 /**
  * Claims the next due delivery for `owner` until `now + leaseMs`. Rows another process holds
@@ -31,12 +47,10 @@ export async function claimDelivery(
   owner: string,
   now: Date,
   leaseMs: number,
-  opts: { firstAttemptsOnly?: boolean } = {},
+  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[] } = {},
 ): Promise<ClaimedDelivery | undefined> {
-  const rows = await claim<
-    { id: string; watch_id: string; payload: JsonObject; attempts: number; webhook_url: string; signing_key: Buffer },
-    "webhook_deliveries"
-  >(db, DELIVERIES, {
+  const skip = JSON.stringify(opts.skipHosts ?? []);
+  const rows = await claim<ClaimedRow, "webhook_deliveries">(db, DELIVERIES, {
     owner,
     now,
     leaseMs,
@@ -47,6 +61,7 @@ export async function claimDelivery(
         sql<boolean>`p.status = 'pending'`,
         sql<boolean>`(${opts.firstAttemptsOnly === true} = false or p.attempts = 0)`,
         isLive("pw", now),
+        sql<boolean>`not exists (select 1 from jsonb_array_elements_text(${skip}::jsonb) as h(host) where h.host = pw.webhook_host)`,
         sql<boolean>`not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
@@ -57,11 +72,26 @@ export async function claimDelivery(
       lock: "update",
     },
     from: { table: sql`watches as w`, on: sql<boolean>`w.id = d.watch_id` },
-    returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.signing_key`,
+    returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.webhook_host, w.secret_sealed, w.signing_key`,
   });
   const r = rows[0];
-  return r && { id: r.id, watchId: r.watch_id, payload: r.payload, attempts: r.attempts, webhookUrl: r.webhook_url, signingKey: r.signing_key };
+  return (
+    r && {
+      id: r.id,
+      watchId: r.watch_id,
+      payload: r.payload,
+      attempts: r.attempts,
+      webhookUrl: r.webhook_url,
+      webhookHost: r.webhook_host,
+      secretSealed: r.secret_sealed,
+      legacyKey: r.signing_key,
+    }
+  );
 }
+
+/** Hands a claimed delivery back unsent (its host is over its rate): due now, for any process. */
+export const releaseDelivery = (db: Kysely<Database>, owner: string, d: ClaimedDelivery, now: Date): Promise<void> =>
+  release(db, DELIVERIES, owner, [d.id], now);
 
 export type AttemptOutcome = { delivered: true; statusCode: number } | { delivered: false; statusCode: number | null; error: string };
 export type AttemptResult = "delivered" | "retrying" | "failed" | "lost";

@@ -2,24 +2,26 @@ import { createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 import { SECRET_BYTES, SIGNING_KEY_INFO } from "./constants.js";
 
 /**
- * A subscription has one shown secret and one derived signing key:
- * - the secret (64 hex characters) authenticates status and unsubscribe; only its SHA-256 is
- *   stored, so a database leak does not hand out control of anyone's watch;
- * - the Standard Webhooks signing key is HKDF-SHA256(secret bytes, info SIGNING_KEY_INFO). HMAC
- *   needs the key itself, so it is stored, but it cannot be turned back into the secret.
- * Receivers get the key as `whsec_<base64>` at subscription (or derive it from the secret).
+ * A subscription has one shown secret (64 hex characters). It authenticates status and
+ * unsubscribe, checked against its stored SHA-256 in constant time, and it is the HMAC-SHA256
+ * key of every alert (spec 6): the key bytes are the secret string's own (UTF-8) bytes, shown
+ * to Standard Webhooks receivers as `whsec_` + base64 of them (decision 0025). The service keeps
+ * the secret sealed (sealed-secret.ts) to sign with it.
  */
 export interface WatchSecrets {
   secret: string;
   secretHash: Buffer;
-  signingKey: Buffer;
 }
 
 export function newWatchSecrets(): WatchSecrets {
   const secret = randomBytes(SECRET_BYTES).toString("hex");
-  return { secret, secretHash: hashSecret(secret), signingKey: deriveSigningKey(secret) };
+  return { secret, secretHash: hashSecret(secret) };
 }
 
+/** The HMAC key of a secret: the exact string the subscriber was given, as bytes. */
+export const signingKeyOf = (secret: string): Buffer => Buffer.from(secret, "utf8");
+
+/** The key of watches made before decision 0025 (their receivers were given its whsec_ form). */
 export function deriveSigningKey(secret: string): Buffer {
   return Buffer.from(hkdfSync("sha256", Buffer.from(secret, "hex"), Buffer.alloc(0), SIGNING_KEY_INFO, 32));
 }

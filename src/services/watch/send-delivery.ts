@@ -5,7 +5,8 @@ import { classifyNetworkError } from "../probes/network-error.js";
 import type { NetworkErrorKind } from "../probes/types.js";
 import { DELIVERY_TIMEOUT_MS, DELIVERY_USER_AGENT, RESPONSE_BODY_CAP_BYTES } from "./constants.js";
 import type { AttemptOutcome, ClaimedDelivery } from "./delivery-queue.js";
-import { signingSecretOf } from "./secrets.js";
+import { openSecret, SecretUnavailable } from "./sealed-secret.js";
+import { signingKeyOf, signingSecretOf } from "./secrets.js";
 import { webhookUrlProblem } from "./webhook-url.js";
 
 export interface Transport {
@@ -14,6 +15,8 @@ export interface Transport {
   /** Real time: receivers check webhook-timestamp against their own clock. */
   wallClock: () => Date;
   timeoutMs?: number;
+  /** WATCH_SECRET_KEY, which opens the sealed secrets (decision 0025). */
+  secretKey?: Buffer;
 }
 
 /** The JSON body in a fixed field order (jsonb hands keys back in its own order). */
@@ -22,14 +25,24 @@ export function webhookBody(p: JsonObject): string {
   return JSON.stringify({ type, watchId, url, signal, state, evidence, firedAt, alertsRemaining, ...rest });
 }
 
-/** The Standard Webhooks headers for one attempt, signed at send time. */
-export function signedHeaders(d: ClaimedDelivery, body: string, at: Date): Record<string, string> {
+/**
+ * The HMAC key of a delivery: the subscription secret's bytes (spec 6), or for a watch made
+ * before decision 0025 the derived key its receiver was given. Throws SecretUnavailable.
+ */
+export function deliveryKey(d: Pick<ClaimedDelivery, "watchId" | "secretSealed" | "legacyKey">, secretKey: Buffer | undefined): Buffer {
+  if (d.secretSealed) return signingKeyOf(openSecret(secretKey, d.watchId, d.secretSealed));
+  if (d.legacyKey) return d.legacyKey;
+  throw new SecretUnavailable("the watch has no secret stored");
+}
+
+/** The Standard Webhooks headers for one attempt, signed at send time with `key`. */
+export function signedHeaders(d: Pick<ClaimedDelivery, "id">, key: Buffer, body: string, at: Date): Record<string, string> {
   return {
     "content-type": "application/json",
     "user-agent": DELIVERY_USER_AGENT,
     "webhook-id": d.id,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(signingSecretOf(d.signingKey)).sign(d.id, at, body),
+    "webhook-signature": new Webhook(signingSecretOf(key)).sign(d.id, at, body),
   };
 }
 
@@ -52,6 +65,12 @@ const NETWORK_ERRORS: Record<NetworkErrorKind, string> = {
 export async function sendDelivery(t: Transport, d: ClaimedDelivery): Promise<AttemptOutcome> {
   const problem = webhookUrlProblem(d.webhookUrl, { allowPrivate: t.allowPrivate });
   if (problem) return { delivered: false, statusCode: null, error: `ssrf_blocked: webhookUrl ${problem}` };
+  let key: Buffer;
+  try {
+    key = deliveryKey(d, t.secretKey);
+  } catch (err) {
+    return { delivered: false, statusCode: null, error: `signing: ${(err as Error).message}` };
+  }
   const body = webhookBody(d.payload);
   const abort = new AbortController();
   let timedOut = false;
@@ -62,7 +81,7 @@ export async function sendDelivery(t: Transport, d: ClaimedDelivery): Promise<At
   try {
     const res = await request(d.webhookUrl, {
       method: "POST",
-      headers: signedHeaders(d, body, t.wallClock()),
+      headers: signedHeaders(d, key, body, t.wallClock()),
       body,
       dispatcher: t.dispatcher,
       signal: abort.signal,

@@ -23,6 +23,6 @@ export const DELIVERY_FORMAT = {
     alertsRemaining: "alerts left on the watch after this one",
   },
   verify:
-    "new Webhook(signingSecret).verify(rawBody, headers) with the standardwebhooks library; signingSecret is whsec_ + base64(HKDF-SHA256(ikm = hex-decoded secret, salt = empty, info = 'x402-lookout watch webhook signing v1', 32 bytes)). Deduplicate on webhook-id.",
+    "webhook-signature is v1,<base64 HMAC-SHA256(key = the secret string, message = webhook-id + '.' + webhook-timestamp + '.' + raw body)>; or new Webhook(signingSecret).verify(rawBody, headers) with the standardwebhooks library (signingSecret = whsec_ + base64 of the secret's bytes). Deduplicate on webhook-id.",
   retries: `any 2xx is delivered; otherwise up to ${MAX_ATTEMPTS} attempts: at once, then after ${RETRY_DELAYS_MS.map(human).join(", ")} (±${RETRY_JITTER * 100}% jitter), then failed. Timeout ${human(DELIVERY_TIMEOUT_MS)} per attempt; redirects are not followed. One alert per change of state, alerts of one watch in order.`,
 };

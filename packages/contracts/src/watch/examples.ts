@@ -6,7 +6,7 @@ const BASE = "https://lookout.example/api/v1/watch";
 export const CREATED_EXAMPLE = {
   watchId: ID,
   secret: "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f",
-  signingSecret: "whsec_1BXwNLgFLf0gTbU0XBue7+LEj/rHfmqOSIkXzl7/790=",
+  signingSecret: "whsec_OWYyYzRlNmE4YjBkMWYzZTVhN2M5ZTFiM2Q1ZjdhOWMyZTRiNmQ4ZjBhMWMzZTViN2Q5ZjFhM2M1ZTdiOWQwZg==",
   url: "https://tickerwire.example/prices/funding-rates",
   webhookUrl: "https://agent.example/hooks/lookout",
   signals: ["dead", "zombie", "decoy_price_extreme"],

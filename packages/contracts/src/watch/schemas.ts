@@ -33,11 +33,15 @@ export const WatchCreatedSchema = z.object({
   secret: z
     .string()
     .regex(/^[0-9a-f]{64}$/)
-    .describe("shown once: Authorization: Bearer <secret> (or X-Watch-Secret) on status and unsubscribe; stored only as a hash"),
+    .describe(
+      "shown once: Authorization: Bearer <secret> (or X-Watch-Secret) on status and unsubscribe; every alert is signed with HMAC-SHA256 keyed with this exact string",
+    ),
   signingSecret: z
     .string()
     .regex(/^whsec_/, "starts with whsec_")
-    .describe("shown once: pass to new Webhook(signingSecret) of the standardwebhooks library to verify alerts; HKDF-SHA256 of the secret"),
+    .describe(
+      "shown once: the secret in Standard Webhooks form (whsec_ + base64 of the secret's bytes); pass to new Webhook(signingSecret) of the standardwebhooks library to verify alerts",
+    ),
   url: z.string(),
   webhookUrl: z.string(),
   signals: z.array(WarningCodeSchema),
