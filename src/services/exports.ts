@@ -24,7 +24,7 @@ export { PROBE_TICK_MS } from "./probes/constants.js";
 export type { CycleSummary, ProberOptions } from "./probes/probe-runner.js";
 export { CRITICAL, type WarningCode } from "./signals/constants.js";
 export type { AlerterTickSummary } from "./watch/alerter-tick.js";
-export { ALERTER_TICK_MS } from "./watch/constants.js";
+export { ALERTER_TICK_MS, DELIVERY_POLL_MS } from "./watch/constants.js";
 export type { CreatedWatch } from "./watch/create-watch.js";
 export type { AlerterOptions } from "./watch/service.js";
 export type { WatchStatus } from "./watch/watch-status.js";

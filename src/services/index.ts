@@ -28,6 +28,8 @@ import { createWhatsNewService } from "./whats-new/whats-new.js";
 export interface ServicesConfig {
   allowPrivateTargets: boolean;
   allowPrivateWebhooks: boolean;
+  /** Seals watch secrets at rest (decision 0025). */
+  watchSecretKey: Buffer | undefined;
   publicBaseUrl: string;
   dataDir: string;
   datasetMinEvidenceHours: number;
@@ -84,7 +86,7 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     /** The offline guard's signed snapshot and deltas, with the verdicts' key. */
     verdictFeed: createVerdictFeedService(db, clock, createJwsSigner(db.db, clock, SNAPSHOT_JWS.typ), { issuer: config.publicBaseUrl }),
     trial: createTrialService(db, clock, reports),
-    watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }),
+    watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }, config.watchSecretKey),
     whatsNew,
     /**
      * Builds what the catalog products keep per verdict generation (docs/catalog-products.md)
