@@ -1,7 +1,7 @@
 import type { PaymentRail } from "../chain/payment-rail.js";
 import type { Config, Role } from "../config.js";
 import type { AppContext } from "../context.js";
-import { ALERTER_TICK_MS, DATASET, DELIST, PROBE_TICK_MS } from "../services/index.js";
+import { ALERTER_TICK_MS, DATASET, DELIST, DELIVERY_POLL_MS, PROBE_TICK_MS } from "../services/index.js";
 import { alerterTask } from "./alerter.js";
 import { datasetTask } from "./dataset.js";
 import { flagRecorderTask } from "./delist-flags.js";
@@ -10,6 +10,7 @@ import { paymentReconcilerTask, RECONCILE_INTERVAL_MS } from "./payments.js";
 import { startTask, type Periodic, type Task } from "./periodic.js";
 import { proberTask } from "./prober.js";
 import { VERDICT_RECOMPUTE_MS, verdictsTask } from "./verdicts.js";
+import { webhookDeliveryTask } from "./webhook-delivery.js";
 
 /** What a task is built from: the process's context, and what its role was started with. */
 export interface ScheduleDeps {
@@ -30,11 +31,11 @@ export interface Schedule {
 }
 
 /**
- * Every periodic task, in start order per role. Three entries run several kinds of work in one
+ * Every periodic task, in start order per role. Some entries run several kinds of work in one
  * tick and stay one entry, because splitting them would change when each runs: the probe cycle
  * (endpoint probes and host checks drain side by side, retention and table maintenance run at
- * its start every RETENTION_INTERVAL_MS), and the alerter (evaluation raises the alerts its
- * delivery then sends at once).
+ * its start every RETENTION_INTERVAL_MS). The alerter's evaluation and webhook delivery are two
+ * entries: evaluation only queues alerts, so no receiver can hold it up.
  */
 export const SCHEDULES: readonly Schedule[] = [
   { name: "payment reconciler", role: "api", intervalMs: () => RECONCILE_INTERVAL_MS, task: ({ ctx, rail }) => paymentReconcilerTask(ctx, railOf(rail).chain) },
@@ -44,13 +45,8 @@ export const SCHEDULES: readonly Schedule[] = [
   { name: "prober", role: "prober", runs: ["probe cycle", "host checks", "retention"], intervalMs: () => PROBE_TICK_MS, task: ({ ctx }) => proberTask(ctx) },
   { name: "verdicts", role: "prober", runs: ["verdict recompute"], intervalMs: () => VERDICT_RECOMPUTE_MS, task: ({ ctx }) => verdictsTask(ctx) },
   { name: "delist flags", role: "prober", runs: ["flag recording"], intervalMs: () => DELIST.recordEveryMs, task: ({ ctx }) => flagRecorderTask(ctx) },
-  {
-    name: "alerter",
-    role: "alerter",
-    runs: ["alerter evaluation", "webhook delivery"],
-    intervalMs: () => ALERTER_TICK_MS,
-    task: ({ ctx }) => alerterTask(ctx),
-  },
+  { name: "alerter", role: "alerter", runs: ["alerter evaluation"], intervalMs: () => ALERTER_TICK_MS, task: ({ ctx }) => alerterTask(ctx) },
+  { name: "webhook delivery", role: "alerter", intervalMs: () => DELIVERY_POLL_MS, task: ({ ctx }) => webhookDeliveryTask(ctx) },
 ];
 
 function railOf(rail: PaymentRail | undefined): PaymentRail {
