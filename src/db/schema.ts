@@ -51,8 +51,15 @@ export interface SchemaMigrationsTable {
 
 export type PollStatus = "ok" | "partial" | "error";
 
+/** Where a source's listings come from: a Bazaar-schema discovery API, or an origin's own manifest. */
+export type CatalogSourceKind = "bazaar" | "manifest";
+
 export interface CatalogSourcesTable {
+  /** Stable identity: the normalised URL unless configured otherwise (the demo's is 'demo'); `url` when not given. */
+  id: ColumnType<string, string | undefined, string>;
+  /** The address polled now; it may change under the same id. */
   url: string;
+  kind: Generated<CatalogSourceKind>;
   created_at: DefaultTimestamp;
   last_poll_started_at: NullableTimestamp;
   last_poll_finished_at: NullableTimestamp;
@@ -69,6 +76,8 @@ export interface CatalogSourcesTable {
 
 export interface CatalogPollsTable {
   id: Generated<number>;
+  /** The source polled; `source_url` when not given. */
+  source_id: ColumnType<string, string | undefined, string>;
   source_url: string;
   started_at: Timestamp;
   finished_at: NullableTimestamp;
@@ -79,6 +88,27 @@ export interface CatalogPollsTable {
   listings_added: Generated<number>;
   listings_removed: Generated<number>;
   error: string | null;
+}
+
+/** Which sources list a listing and what each says (migration 0021). */
+export interface ListingSourcesTable {
+  listing_id: number;
+  source_id: string;
+  method: string;
+  price_atomic: NullableNumeric;
+  price_usdc: NullableNumeric;
+  currency: string | null;
+  network: string | null;
+  asset: string | null;
+  pay_to: string | null;
+  x402_version: number | null;
+  l30d_calls: number | null;
+  l30d_unique_payers: number | null;
+  last_called_at: NullableTimestamp;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** False once a complete poll of the source no longer lists it, or the source stopped counting. */
+  listed: Generated<boolean>;
 }
 
 export interface ServicesTable {
@@ -459,6 +489,7 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   catalog_sources: CatalogSourcesTable;
   catalog_polls: CatalogPollsTable;
+  listing_sources: ListingSourcesTable;
   services: ServicesTable;
   providers: ProvidersTable;
   listings: ListingsTable;

@@ -8,10 +8,13 @@ export interface Ingester {
   stop(): Promise<void>;
 }
 
+/** Configured sources: `url` or `id=url` entries (docs/catalog.md), or parsed ones. */
+export type SourceEntries = Parameters<AppContext["services"]["catalog"]["ingest"]>[0]["sources"];
+
 /** A catalog poll as a task. `sources` overrides config.catalogUrls. */
-export function ingesterTask(ctx: AppContext, sources?: string[], overrides: Partial<IngestOptions> = {}): Task<PollSummary[]> {
+export function ingesterTask(ctx: AppContext, sources?: SourceEntries, overrides: Partial<IngestOptions> = {}): Task<PollSummary[]> {
   const list = sources ?? ctx.config.catalogUrls ?? [];
-  const opts = ingestOptions(ctx.config.catalogPollSeconds, overrides);
+  const opts = ingestOptions(ctx.config.catalogPollSeconds, { sourceGraceMs: ctx.config.catalogSourceGraceHours * 3_600_000, ...overrides });
   const log = ctx.log.child({ worker: "ingester" });
   if (list.length === 0) log.warn("no catalog sources: set CATALOG_URLS");
   return { tick: (signal) => ctx.services.catalog.ingest({ sources: list, opts, log, signal }) };
@@ -19,9 +22,9 @@ export function ingesterTask(ctx: AppContext, sources?: string[], overrides: Par
 
 /**
  * The ingester role: every CATALOG_POLL_SECONDS, polls the due catalog sources. `sources`
- * overrides config.catalogUrls (demo mode passes the bundled catalog's address).
+ * overrides config.catalogUrls (demo mode passes the bundled catalog as `demo=<its address>`).
  */
-export function startIngester(ctx: AppContext, sources?: string[], overrides: Partial<IngestOptions> = {}): Ingester {
+export function startIngester(ctx: AppContext, sources?: SourceEntries, overrides: Partial<IngestOptions> = {}): Ingester {
   const cadenceMs = overrides.cadenceMs ?? ingestCadenceMs(ctx.config);
   const task = startTask("ingester", cadenceMs, ingesterTask(ctx, sources, overrides), ctx.log.child({ worker: "ingester" }));
   return {

@@ -3,11 +3,13 @@ import type { ParsedListing } from "./types.js";
 
 /**
  * The terms each catalog listing names (its priced `exact` entry), as sightings of the listings
- * just written: the catalog's side of the quote history (decision 0020). Unpriced listings name none.
+ * just written: the catalog's side of the quote history (decision 0020), one profile per source
+ * (its id), so two sources that disagree keep both terms. Unpriced listings name none.
  */
 export function catalogSightings(
   batch: readonly ParsedListing[],
   written: ReadonlyArray<{ id: number; url_normalized: string; method: string }>,
+  sourceId: string,
   now: Date,
 ): QuoteSighting[] {
   const ids = new Map(written.map((w) => [`${w.method} ${w.url_normalized}`, Number(w.id)]));
@@ -24,6 +26,6 @@ export function catalogSightings(
       resourceUrl: l.url,
       maxTimeoutSeconds: null,
     };
-    return [{ listingId: id, at: now, source: "catalog" as const, profile: "", terms }];
+    return [{ listingId: id, at: now, source: "catalog" as const, profile: sourceId, terms }];
   });
 }

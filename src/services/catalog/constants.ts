@@ -16,6 +16,9 @@ export const MAX_PAGE_BYTES = 20 * 1024 * 1024;
 /** A claimed source stays leased this long, so a crashed ingester frees it again. */
 export const LEASE_MARGIN_MS = 60_000;
 
+/** A source whose last complete poll is older than this stops counting (default of CATALOG_SOURCE_GRACE_HOURS). */
+export const SOURCE_GRACE_MS = 24 * 3_600_000;
+
 /** Backoff of a failing source: BASE * 2^(failures - 1), capped, times a jitter factor. */
 export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 3_600_000;

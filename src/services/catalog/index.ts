@@ -7,3 +7,4 @@ export { ingestOptions } from "./ingest-options.js";
 export { parseListing } from "./parse-listing.js";
 export { pollSource, type IngestDeps } from "./poll-source.js";
 export type { IngestOptions, ParsedListing, PollSummary } from "./types.js";
+export { DEMO_SOURCE_ID, demoSourceEntry, sourceOf, type CatalogSource } from "./source-spec.js";

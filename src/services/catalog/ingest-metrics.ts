@@ -45,7 +45,9 @@ export function ingestMetrics(registry: Registry): IngestMetrics {
   };
 }
 
-export function recordCycle(m: IngestMetrics, summaries: readonly PollSummary[], seconds: number): void {
+/** `retired`: listings that left because only sources past their grace still listed them. */
+export function recordCycle(m: IngestMetrics, summaries: readonly PollSummary[], seconds: number, retired = 0): void {
+  m.listings.inc({ change: "removed" }, retired);
   for (const s of summaries) {
     m.polls.inc({ status: s.status });
     m.listings.inc({ change: "added" }, s.added);

@@ -7,6 +7,7 @@ import { parseListing } from "./parse-listing.js";
 import { upsertGroups } from "./upsert-groups.js";
 import { upsertListings } from "./upsert-listings.js";
 import type { ParsedListing } from "./types.js";
+import type { CatalogSource } from "./source-spec.js";
 
 const MAX_EXAMPLES = 5;
 
@@ -29,7 +30,7 @@ export class ListingCollector {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly source: string,
+    private readonly source: CatalogSource,
     private readonly seenAt: Date,
   ) {}
 

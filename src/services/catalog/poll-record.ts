@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import type { CatalogSource } from "./source-spec.js";
 
 export interface PollCounts {
   complete: boolean;
@@ -12,8 +13,12 @@ export interface PollCounts {
 }
 
 /** Opens the poll's row first, so a crash mid-poll still leaves a trace (finished_at null). */
-export async function openPoll(db: Kysely<Database>, source: string, startedAt: Date): Promise<number> {
-  const row = await db.insertInto("catalog_polls").values({ source_url: source, started_at: startedAt, error: null }).returning("id").executeTakeFirstOrThrow();
+export async function openPoll(db: Kysely<Database>, source: CatalogSource, startedAt: Date): Promise<number> {
+  const row = await db
+    .insertInto("catalog_polls")
+    .values({ source_id: source.id, source_url: source.url, started_at: startedAt, error: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -2,12 +2,13 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
-import { deactivateUnseen } from "./deactivate-listings.js";
 import { ListingCollector } from "./listing-collector.js";
 import { paginate } from "./paginate.js";
 import { closePoll, openPoll } from "./poll-record.js";
 import { refreshProviderNames } from "./provider-names.js";
+import { unlistUnseen } from "./retire-listings.js";
 import { releaseSource, type SourceOutcome } from "./source-lease.js";
+import type { CatalogSource } from "./source-spec.js";
 import type { IngestOptions, PollSummary } from "./types.js";
 
 export interface IngestDeps {
@@ -23,15 +24,17 @@ function outcomeOf(complete: boolean, pages: number, error: string | null, inter
 
 /**
  * One poll of one claimed source: walk its pages, upsert what they list, and only when every
- * page arrived (and no item was garbage beyond recognition) deactivate what it no longer lists.
- * Records the poll and releases the source (with backoff when it failed).
+ * page arrived (and no item was garbage beyond recognition) record that it no longer lists the
+ * rest; those leave the catalog unless another source lists them. Records the poll and releases
+ * the source (with backoff when it failed).
  */
-export async function pollSource(deps: IngestDeps, source: string, opts: IngestOptions, signal?: AbortSignal): Promise<PollSummary> {
+export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: IngestOptions, signal?: AbortSignal): Promise<PollSummary> {
   const { db, clock, log } = deps;
   const started = performance.now();
   const startedAt = clock.now();
-  const pollId = await openPoll(db, source, startedAt);
-  const collector = new ListingCollector(db, source, startedAt);
+  const source = spec.url;
+  const pollId = await openPoll(db, spec, startedAt);
+  const collector = new ListingCollector(db, spec, startedAt);
   const pages = await paginate(source, opts, (items, version) => collector.add(items, version), signal);
   await collector.flush();
   const c = collector.counts;
@@ -42,7 +45,7 @@ export async function pollSource(deps: IngestDeps, source: string, opts: IngestO
   const held = pages.complete && c.unattributable > 0;
   const { removed, nextPollAt } = await db.transaction().execute(async (trx) => {
     const now = clock.now();
-    const removed = pages.complete && !held ? await deactivateUnseen(trx, source, startedAt, now, [...collector.malformedUrls]) : 0;
+    const removed = pages.complete && !held ? await unlistUnseen(trx, spec.id, startedAt, now, [...collector.malformedUrls]) : 0;
     await closePoll(trx, pollId, now, {
       complete: pages.complete,
       itemsSeen: c.seen,
@@ -52,16 +55,19 @@ export async function pollSource(deps: IngestDeps, source: string, opts: IngestO
       removed,
       error: outcome.error,
     });
-    const nextPollAt = await releaseSource(trx, source, opts.owner, now, outcome, opts.random);
+    const nextPollAt = await releaseSource(trx, spec.id, opts.owner, now, outcome, opts.random);
     return { removed, nextPollAt };
   });
   if (c.valid > 0 || removed > 0) await refreshProviderNames(db, clock.now());
 
-  if (c.malformed > 0) log.warn({ source, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
-  if (held) log.warn({ source, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
-  if (outcome.failed) log.warn({ source, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
+  if (c.malformed > 0)
+    log.warn({ source: spec.id, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
+  if (held) log.warn({ source: spec.id, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
+  if (outcome.failed)
+    log.warn({ source: spec.id, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
   return {
     source,
+    sourceId: spec.id,
     pollId,
     status: outcome.status,
     complete: pages.complete,

@@ -8,10 +8,11 @@ import { runIngestCycle } from "./ingest-cycle.js";
 import { ingestMetrics } from "./ingest-metrics.js";
 import { exportProbes, type ExportOptions } from "./probe-history/export-probes.js";
 import { importProbes, type ImportOptions } from "./probe-history/import-probes.js";
+import type { CatalogSource } from "./source-spec.js";
 import type { IngestOptions } from "./types.js";
 
 export interface IngestRun {
-  sources: readonly string[];
+  sources: ReadonlyArray<string | CatalogSource>;
   opts: IngestOptions;
   log: Logger;
   signal?: AbortSignal;

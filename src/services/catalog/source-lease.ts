@@ -2,22 +2,31 @@ import { sql, type Kysely } from "kysely";
 import { claim, complete, fail, type LeaseTable } from "../../db/jobs/lease.js";
 import type { Database } from "../../db/schema.js";
 import { SOURCE_BACKOFF } from "./backoff.js";
+import type { CatalogSource } from "./source-spec.js";
 
-/** Makes sure every configured source has its row (new ones are due at once). */
-export async function registerSources(db: Kysely<Database>, sources: readonly string[], now: Date): Promise<void> {
+/**
+ * Makes sure every configured source has its row (new ones are due at once), and that a source
+ * whose address moved (the demo's new ports) is polled at its new address under the same id.
+ */
+export async function registerSources(db: Kysely<Database>, sources: readonly CatalogSource[], now: Date): Promise<void> {
   if (sources.length === 0) return;
   await db
     .insertInto("catalog_sources")
-    .values([...new Set(sources)].sort().map((url) => ({ url, created_at: now, next_poll_at: now })))
-    .onConflict((oc) => oc.column("url").doNothing())
+    .values([...sources].sort((a, b) => (a.id < b.id ? -1 : 1)).map((s) => ({ id: s.id, url: s.url, kind: s.kind, created_at: now, next_poll_at: now })))
+    .onConflict((oc) =>
+      oc
+        .column("id")
+        .doUpdateSet({ url: (eb) => eb.ref("excluded.url") })
+        .where(sql<boolean>`catalog_sources.url is distinct from excluded.url`),
+    )
     .execute();
 }
 
-/** The catalog sources as leased jobs: one row per configured source URL. */
-const SOURCES: LeaseTable<"catalog_sources"> = { table: "catalog_sources", key: "url", keyType: "text", due: "next_poll_at", expired: "<=" };
+/** The catalog sources as leased jobs: one row per source id. */
+const SOURCES: LeaseTable<"catalog_sources"> = { table: "catalog_sources", key: "id", keyType: "text", due: "next_poll_at", expired: "<=" };
 
 /**
- * Claims the due sources among `sources` for `owner`, not leased by a live ingester; several
+ * Claims the due sources among `sources` (ids) for `owner`, not leased by a live ingester; several
  * ingesters split the sources and each source is polled once per cadence. The claim moves
  * next_poll_at one cadence on at once, so the source is not due again mid-poll.
  */
@@ -31,15 +40,15 @@ export async function claimDueSources(
 ): Promise<string[]> {
   if (sources.length === 0) return [];
   const nextPollAt = new Date(now.getTime() + cadenceMs);
-  const rows = await claim<{ url: string }, "catalog_sources">(db, SOURCES, {
+  const rows = await claim<{ id: string }, "catalog_sources">(db, SOURCES, {
     owner,
     now,
     leaseMs,
-    pick: { where: [sql<boolean>`p.url in (${sql.join([...sources])})`], orderBy: sql`p.url`, lock: "update" },
+    pick: { where: [sql<boolean>`p.id in (${sql.join([...sources])})`], orderBy: sql`p.id`, lock: "update" },
     set: () => [sql`last_poll_started_at = ${now}`, sql`next_poll_at = ${nextPollAt}`],
-    returning: sql`t.url`,
+    returning: sql`t.id`,
   });
-  return rows.map((r) => r.url).sort();
+  return rows.map((r) => r.id).sort();
 }
 
 export interface SourceOutcome {
@@ -63,7 +72,7 @@ export async function releaseSource(
   outcome: SourceOutcome,
   random: () => number,
 ): Promise<Date> {
-  const current = await db.selectFrom("catalog_sources").select(["consecutive_failures", "next_poll_at"]).where("url", "=", source).executeTakeFirstOrThrow();
+  const current = await db.selectFrom("catalog_sources").select(["consecutive_failures", "next_poll_at"]).where("id", "=", source).executeTakeFirstOrThrow();
   const failures = outcome.failed ? current.consecutive_failures + 1 : outcome.ok ? 0 : current.consecutive_failures;
   const set = {
     last_poll_finished_at: now,

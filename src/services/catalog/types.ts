@@ -36,7 +36,10 @@ export type PollStatusName = "ok" | "partial" | "error";
 
 /** What one poll of one source did; also the per-source element of a cycle's result. */
 export interface PollSummary {
+  /** The address polled. */
   source: string;
+  /** The source's stable id (docs/catalog.md). */
+  sourceId: string;
   pollId: number;
   status: PollStatusName;
   complete: boolean;
@@ -66,6 +69,8 @@ export interface IngestOptions {
   requestTimeoutMs: number;
   pollBudgetMs: number;
   maxPageBytes: number;
+  /** A source whose last complete poll is older than this stops counting (CATALOG_SOURCE_GRACE_HOURS). */
+  sourceGraceMs: number;
   /** Draws the backoff jitter; Math.random unless a test fixes it. */
   random: () => number;
 }

@@ -4,6 +4,8 @@ import { firstProbeAt } from "./first-probe.js";
 import type { ParsedListing } from "./types.js";
 import { catalogSightings } from "./catalog-quotes.js";
 import { recordQuotes } from "../quotes/record.js";
+import { recordListingSources } from "./listing-sources.js";
+import { sourceOf, type CatalogSource } from "./source-spec.js";
 
 export interface UpsertCounts {
   inserted: number;
@@ -99,12 +101,15 @@ function record(l: ParsedListing, source: string, now: Date) {
  * the new ones. (One INSERT ... ON CONFLICT DO UPDATE measured several times slower here than
  * the two plain statements.) The INSERT still resolves conflicts, for a row another ingester
  * inserted in between. first_seen_at and next_probe_at are set on insert only; updated_at moves
- * only when something changed. Services and providers must exist already (foreign keys).
+ * only when something changed. Services and providers must exist already (foreign keys). The
+ * listing's columns follow the latest sighting of any source; what each source says is kept in
+ * listing_sources, and its terms in the quote history under the source's id.
  */
-export async function upsertListings(db: Kysely<Database>, batch: readonly ParsedListing[], source: string, now: Date): Promise<UpsertCounts> {
+export async function upsertListings(db: Kysely<Database>, batch: readonly ParsedListing[], entry: string | CatalogSource, now: Date): Promise<UpsertCounts> {
   if (batch.length === 0) return { inserted: 0, reactivated: 0, updated: 0 };
+  const source = sourceOf(entry);
   // One lock order for every writer: concurrent ingesters cannot deadlock on shared listings.
-  const records = batch.map((l) => record(l, source, now)).sort((a, b) => (keyOf(a.url_normalized, a.method) < keyOf(b.url_normalized, b.method) ? -1 : 1));
+  const records = batch.map((l) => record(l, source.url, now)).sort((a, b) => (keyOf(a.url_normalized, a.method) < keyOf(b.url_normalized, b.method) ? -1 : 1));
   const keys = JSON.stringify(records.map((r) => ({ url_normalized: r.url_normalized, method: r.method })));
   const { rows: known } = await sql<{
     url_normalized: string;
@@ -163,6 +168,7 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
       returning id, url_normalized, method`.execute(db);
     written.push(...rows);
   }
-  await recordQuotes(db, catalogSightings(batch, written, now));
+  await recordListingSources(db, source.id, batch, written, now);
+  await recordQuotes(db, catalogSightings(batch, written, source.id, now));
   return counts;
 }

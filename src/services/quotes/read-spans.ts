@@ -1,10 +1,14 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { THRESHOLDS as T } from "../signals/constants.js";
-import { observedQuote, type QuoteSpan } from "./observed.js";
+import { catalogTerms } from "./catalog-terms.js";
+import { observedQuote, withCatalog, type QuoteSpan } from "./observed.js";
 import type { ObservedQuote } from "./types.js";
 
-/** The quote evidence of a batch of listings: their probe spans of the last 7 days, one indexed read. */
+/**
+ * The quote evidence of a batch of listings: their probe spans of the last 7 days (one indexed
+ * read), and what the sources that list them now say (another).
+ */
 export async function observedQuotes(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<Map<number, ObservedQuote | null>> {
   const since = new Date(now.getTime() - T.payToWindowMs).toISOString();
   const { rows } = await sql<QuoteSpan & { listing_id: number }>`
@@ -18,5 +22,6 @@ export async function observedQuotes(db: Kysely<Database>, listingIds: readonly 
     const id = Number(r.listing_id);
     byListing.set(id, [...(byListing.get(id) ?? []), { ...r, first_seen_at: new Date(r.first_seen_at), last_seen_at: new Date(r.last_seen_at) }]);
   }
-  return new Map(listingIds.map((id) => [id, observedQuote(byListing.get(id) ?? [], now)]));
+  const catalog = await catalogTerms(db, listingIds);
+  return new Map(listingIds.map((id) => [id, withCatalog(observedQuote(byListing.get(id) ?? [], now), catalog.get(id))]));
 }

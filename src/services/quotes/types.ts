@@ -32,4 +32,15 @@ export interface ObservedQuote {
   /** The highest amount seen in 7 days: a quote above it is a price trap. */
   highestAmount7d: string | null;
   seen: SeenValues;
+  /** What the sources listing it say now; absent where no source lists it (docs/catalog.md). */
+  catalog?: CatalogTerms;
+}
+
+/** The sources that list a listing now, and how far their terms agree. */
+export interface CatalogTerms {
+  sources: number;
+  /** Distinct payees they name. */
+  payTos: number;
+  /** Distinct prices they name in one network and asset (the most among such groups). */
+  amounts: number;
 }

@@ -21,11 +21,14 @@ const sameTerms = (s: SignalInput) => {
 
 export const quoteRules = {
   pay_to_mismatch: (s) => live(s)?.payTo != null && listed(s)?.payTo != null && !sameAddress(live(s)!.payTo, listed(s)!.payTo),
-  pay_to_changed: (s) => (s.observedQuote?.payTos7d ?? 0) >= 2,
+  // Payees seen by probes in the week, or named at once by the sources that list it.
+  pay_to_changed: (s) => (s.observedQuote?.payTos7d ?? 0) >= 2 || (s.observedQuote?.catalog?.payTos ?? 0) >= 2,
   asset_not_usdc: (s) => (live(s) ? notUsdc(live(s)!.network, live(s)!.asset) : notUsdc(listed(s)?.network ?? null, listed(s)?.asset ?? null)),
   network_mismatch: (s) => live(s) !== null && listed(s)?.network != null && canonicalNetwork(live(s)!.network) !== canonicalNetwork(listed(s)!.network!),
   // Only a price in the listed network and asset compares with the listed price.
-  price_mismatch: (s) => live(s) !== null && listed(s)?.amount != null && live(s)!.amount !== listed(s)!.amount && sameTerms(s),
+  // Or two sources that list it name different prices in one network and asset.
+  price_mismatch: (s) =>
+    (live(s) !== null && listed(s)?.amount != null && live(s)!.amount !== listed(s)!.amount && sameTerms(s)) || (s.observedQuote?.catalog?.amounts ?? 0) >= 2,
   price_switch: (s) => {
     const lowest = s.observedQuote?.lowestAmount24h;
     return live(s) !== null && lowest != null && BigInt(lowest) > 0n && BigInt(live(s)!.amount) >= BigInt(lowest) * BigInt(T.priceSwitchRatio);
