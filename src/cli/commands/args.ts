@@ -11,7 +11,8 @@ export const USAGE = `usage: npm run lookout -- <command>
   probes export [--out <file>] [--since <ISO date-time>]
       Write the retained raw probes in the same format (to stdout without --out).
 
-The database comes from the service's configuration (DATABASE_URL, else PGlite in DATA_DIR).`;
+The database comes from the service's configuration (DATABASE_URL, else PGlite in DATA_DIR).
+On PGlite, stop the service first: the embedded database takes one process at a time.`;
 
 export class UsageError extends Error {}
 
