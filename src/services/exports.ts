@@ -1,6 +1,6 @@
 // What outside code may name besides the bag: the services' types, constants the pages and the
 // schedule list use, and the payment protocol's pure functions the gate's decision core applies.
-export { ingestOptions, type IngestOptions, type PollSummary } from "./catalog/index.js";
+export { demoSourceEntry, ingestOptions, type IngestOptions, type PollSummary } from "./catalog/index.js";
 export type { CertificateState } from "./certificates/constants.js";
 export type { CriterionReport, Observed } from "./certificates/criteria.js";
 export { JWKS_PATH } from "./certificates/links.js";
