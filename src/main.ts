@@ -10,6 +10,7 @@ import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger } from "./lib/log.js";
 import { startRole } from "./roles.js";
+import { demoSourceEntry } from "./services/index.js";
 
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
@@ -46,7 +47,8 @@ async function main(config: Config): Promise<void> {
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
     const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;
     if (rail?.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
-    const catalogUrls = config.catalogUrls ?? [await startDemo(ctx, rail!, lifecycle)];
+    // The demo's catalog is one source whatever ports it binds (docs/catalog.md, "Source identity").
+    const catalogUrls = config.catalogUrls ?? [demoSourceEntry(await startDemo(ctx, rail!, lifecycle))];
 
     for (const role of config.roles) {
       await startRole(role, { ctx, rail, catalogUrls, lifecycle });
