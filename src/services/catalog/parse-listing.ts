@@ -48,6 +48,19 @@ function tagsOf(v: unknown): string[] {
   return [...new Set(tags)].slice(0, MAX_TAGS);
 }
 
+// Circle's discovery API names the service under metadata.provider (name, description, tags).
+function circleProvider(metadata: unknown): Record<string, unknown> | undefined {
+  const provider = metadata !== null && typeof metadata === "object" ? (metadata as Record<string, unknown>).provider : undefined;
+  return provider !== null && typeof provider === "object" && !Array.isArray(provider) ? (provider as Record<string, unknown>) : undefined;
+}
+
+// An item without x402Version (PayAI mixes shapes under a v1 envelope) is known by its amounts.
+function itemVersion(accepts: readonly { amount?: unknown; maxAmountRequired?: unknown }[]): number | undefined {
+  if (accepts.every((a) => a.amount !== undefined && a.maxAmountRequired === undefined)) return 2;
+  if (accepts.every((a) => a.maxAmountRequired !== undefined && a.amount === undefined)) return 1;
+  return undefined;
+}
+
 /** One catalog item to a listing, or why it is malformed (or skipped: not an HTTP resource). */
 export function parseListing(input: unknown, sourceVersion: number): ParseResult {
   const parsed = itemSchema.safeParse(input);
@@ -73,9 +86,13 @@ export function parseListing(input: unknown, sourceVersion: number): ParseResult
   const firstNetwork = canonicalNetwork(first.network);
   const firstPayTo = canonicalPayTo(firstNetwork, first.payTo);
   const origin = new URL(urlNormalized).origin;
-  const serviceName = optionalText(item.serviceName, MAX_SERVICE_NAME_CHARS) ?? origin;
-  const tags = tagsOf(item.tags);
-  const description = optionalText(item.description, MAX_DESCRIPTION_CHARS) ?? optionalText(first.description, MAX_DESCRIPTION_CHARS);
+  const provider = circleProvider(item.metadata);
+  const serviceName = optionalText(item.serviceName, MAX_SERVICE_NAME_CHARS) ?? optionalText(provider?.name, MAX_SERVICE_NAME_CHARS) ?? origin;
+  const tags = tagsOf(item.tags ?? provider?.tags);
+  const description =
+    optionalText(item.description, MAX_DESCRIPTION_CHARS) ??
+    optionalText(first.description, MAX_DESCRIPTION_CHARS) ??
+    optionalText(provider?.description, MAX_DESCRIPTION_CHARS);
   return {
     ok: true,
     listing: {
@@ -93,7 +110,7 @@ export function parseListing(input: unknown, sourceVersion: number): ParseResult
       ...price,
       payTo: canonicalPayTo(price.network, price.payTo),
       provider: { id: providerIdOf(firstNetwork, firstPayTo), network: firstNetwork, payTo: firstPayTo },
-      x402Version: item.x402Version ?? sourceVersion,
+      x402Version: item.x402Version ?? itemVersion(item.accepts) ?? sourceVersion,
       resourceType,
       ...usageOf(item.quality),
       raw: input as Record<string, unknown>,
