@@ -143,27 +143,59 @@ describe("trial limits and cache", () => {
     expect((await trial("https://weather.example/v1/forecast", "198.51.100.1")).status).toBe(200);
   });
 
-  it("allows 50 calls per target host per day across IPs", async () => {
+  // A call answered from the 300 s cache costs the host nothing, and one client network (/24)
+  // makes at most 5 of a host's calls a day (decision 0027): these calls come 301 s apart, each
+  // from its own network.
+  const spaced = async (url: string, ip: string) => {
+    ctx.clock.advance(301_000);
+    return trial(url, ip);
+  };
+
+  it("allows 50 calls per target host per day across client networks", async () => {
     ctx.clock.set("2026-11-23T10:00:00.000Z");
-    for (let i = 0; i < 50; i++) expect((await trial("https://premium.example/alpha", `192.0.2.${i}`)).status).toBe(200);
-    const limited = await trial("https://premium.example/alpha", "192.0.2.200");
+    for (let i = 0; i < 50; i++) expect((await spaced("https://premium.example/alpha", `192.0.${i}.1`)).status).toBe(200);
+    const limited = await spaced("https://premium.example/alpha", "192.0.200.1");
     expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+    expect(limited.headers.get("x-rate-limit-reset")).toBe(String(Date.parse("2026-11-24T00:00:00Z") / 1000));
     expect((await body(limited)).scope).toBe("host");
   });
 
   it("does not count a call refused at the IP limit against the host", async () => {
     ctx.clock.set("2026-11-25T10:00:00.000Z");
-    for (let i = 0; i < 10; i++) expect((await trial("https://premium.example/beta", "198.51.100.9")).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await trial("https://premium.example/beta", "198.51.100.9")).status).toBe(429);
-    // 10 of the host's 50 calls used: 40 more from other clients pass, the 51st is refused.
-    for (let i = 0; i < 40; i++) expect((await trial("https://premium.example/beta", `192.0.2.${i}`)).status).toBe(200);
-    expect(await body(await trial("https://premium.example/beta", "192.0.2.99"))).toMatchObject({ scope: "host" });
+    for (let i = 0; i < 4; i++) expect((await spaced("https://premium.example/alpha", "198.51.100.9")).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await trial("https://dead.example/v1/x", "198.51.100.9")).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await spaced("https://premium.example/alpha", "198.51.100.9")).status).toBe(429);
+    // 4 of the host's 50 calls used: 46 more from other networks pass, the 51st is refused.
+    for (let i = 0; i < 46; i++) expect((await spaced("https://premium.example/alpha", `192.0.${i}.2`)).status).toBe(200);
+    expect(await body(await spaced("https://premium.example/alpha", "192.0.99.2"))).toMatchObject({ scope: "host" });
+  });
+
+  it("keeps five addresses from using up a host: a network gets 5 of its calls, cached answers are free", async () => {
+    ctx.clock.set("2026-11-27T10:00:00.000Z");
+    // Five clients in five networks, ten calls each: five each reach the host, the rest are refused for their network.
+    for (let c = 0; c < 5; c++) {
+      const statuses = [];
+      for (let i = 0; i < 10; i++) statuses.push((await spaced("https://premium.example/alpha", `203.0.${c}.9`)).status);
+      expect(statuses).toEqual([...Array(5).fill(200), ...Array(5).fill(429)]);
+    }
+    const refused = await spaced("https://premium.example/alpha", "203.0.0.10");
+    expect(await body(refused)).toMatchObject({ error: "rate_limited", scope: "host_network", limit: 5 });
+    expect(refused.headers.get("x-rate-limit-reset")).toBe(String(Date.parse("2026-11-28T00:00:00Z") / 1000));
+    // Everyone else still gets the host: 25 of its 50 are used.
+    expect((await spaced("https://premium.example/alpha", "198.18.7.1")).status).toBe(200);
+    // Within 300 s a repeated URL is answered from the cache: no host count, even past the network's share.
+    ctx.clock.advance(301_000);
+    expect((await trial("https://premium.example/alpha", "203.0.5.1")).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await trial("https://premium.example/alpha", "203.0.5.1")).status).toBe(200);
+    // The IP's own 10 a day still hold.
+    expect(await body(await trial("https://premium.example/alpha", "203.0.5.1"))).toMatchObject({ scope: "ip" });
   });
 
   it("never lets concurrent calls overshoot a limit", async () => {
     ctx.clock.set("2026-11-26T10:00:00.000Z");
     const statuses = await Promise.all(
-      Array.from({ length: 25 }, () => Promise.resolve(trial("https://fresh.example/new", "198.51.100.77")).then((r) => r.status)),
+      Array.from({ length: 25 }, (_, i) => Promise.resolve(trial(`https://fresh${i}.example/new`, "198.51.100.77")).then((r) => r.status)),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);

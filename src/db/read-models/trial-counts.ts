@@ -6,7 +6,11 @@ import { coalesce } from "../coalesce.js";
 /** One trial call of `at`'s UTC day; `offer`: the answer to store for its URL if let through and none is cached. */
 export interface TrialCount<A> {
   ip: string;
+  /** The client's network (decision 0027): a host's calls are also counted per network. */
+  net: string;
   host: string;
+  /** False when the answer is the caller's alone (bound to its quote): never served from the cache, always counted. */
+  cacheable?: boolean;
   urlNormalized: string;
   at: Date;
   offer?: A;
@@ -15,31 +19,36 @@ export interface TrialCount<A> {
 }
 
 /** Let through with the URL's cached answer (undefined: none, and none offered), or refused by a limit. */
-export type TrialCounted<A> = { refusedBy: null; answer: A | undefined } | { refusedBy: "ip" | "host" };
+export type TrialCounted<A> = { refusedBy: null; answer: A | undefined } | { refusedBy: "ip" | "host" | "host_net" };
 
 export interface TrialLimits {
   perIpPerDay: number;
   perHostPerDay: number;
+  /** A host's calls one client network may make per day. */
+  perHostPerNetwork: number;
   cacheSeconds: number;
   /** The most calls one counting statement serves (decision 0009, amendment of session 10). */
   batchMax: number;
 }
 
-type Row = { ord: number; ip_ok: boolean; host_ok: boolean; report: unknown };
+type Row = { ord: number; ip_ok: boolean; net_ok: boolean; host_ok: boolean; report: unknown };
 
 /**
- * Counts trial calls against their IP and host for the UTC day, reads each URL's cached answer and
- * stores the answers offered for URLs that have none (or one made from another verdict), in one prepared statement for the calls of
- * one event-loop turn, up to `batchMax` a statement (decision 0009). The calls of one statement
- * are judged as if they had come one after another in call order: a URL's later calls get the
- * answer its first call stored. Each counter moves only up to its limit (the conflict update
- * re-checks the locked row, so concurrent statements cannot overshoot) and the grant is written
- * beside it (`granted`, which RETURNING reports); the host counts only calls its IP let through,
- * and a refused call stores nothing. Rows are locked IPs first, then hosts, then cached answers,
- * each in key order, so concurrent statements (other turns, other processes) cannot deadlock.
+ * Counts trial calls against their IP, their host per client network and their host for the UTC
+ * day, reads each URL's cached answer and stores the answers offered for URLs that have none (or
+ * one made from another verdict), in one prepared statement for the calls of one event-loop turn,
+ * up to `batchMax` a statement (decision 0009). The calls of one statement are judged as if they
+ * had come one after another in call order: a URL's later calls get the answer its first call
+ * stored. Each counter moves only up to its limit (the conflict update re-checks the locked row,
+ * so concurrent statements cannot overshoot) and the grant is written beside it (`granted`, which
+ * RETURNING reports). Every call counts against its IP; a call answered from the cache (fresh
+ * when the statement starts) costs the host nothing (decision 0027); the others count against
+ * their host's share for their network, and those it lets through against the host. A refused
+ * call stores nothing. Rows are locked IPs first, then host shares, hosts, cached answers, each
+ * in key order, so concurrent statements (other turns, other processes) cannot deadlock.
  */
 export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, limits: TrialLimits): (call: TrialCount<A>) => Promise<TrialCounted<A>> {
-  const counted = (scope: "ip" | "host", want: string, limit: number) => sql`
+  const counted = (scope: "ip" | "host_net" | "host", want: string, limit: number) => sql`
     insert into trial_counters as c (day, scope, key, count, granted)
     select day, ${scope}, key, n, n from ${sql.table(want)}, async_commit order by day, key
     on conflict (day, scope, key) do update
@@ -55,7 +64,9 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
           ord: i + 1,
           day: c.at.toISOString().slice(0, 10),
           ip: c.ip,
+          net: c.net,
           host: c.host,
+          cacheable: c.cacheable !== false,
           url: c.urlNormalized,
           at: c.at.toISOString(),
           offer: c.offer ?? null,
@@ -66,22 +77,29 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
         "trial-calls",
         sql<Row>`
       with ${asyncCommitCte},
-      req as (select * from jsonb_to_recordset(${given}::jsonb) as t(ord int, day date, ip text, host text, url text, at timestamptz, offer jsonb, verdict text)),
+      req as (select * from jsonb_to_recordset(${given}::jsonb) as t(ord int, day date, ip text, net text, host text, cacheable boolean, url text, at timestamptz, offer jsonb, verdict text)),
+      cached as (
+        select req.ord, tc.report from req join trial_cache tc on tc.url_normalized = req.url and tc.expires_at > req.at
+        where req.cacheable and (req.verdict is null or tc.verdict is not distinct from req.verdict)
+      ),
       ip_want as (select day, ip as key, least(count(*), ${limits.perIpPerDay})::int as n from req group by day, ip),
       ip_counted as (${counted("ip", "ip_want", limits.perIpPerDay)}),
       ip_ok as (
-        select r.ord, r.day, r.host from (select req.*, row_number() over (partition by day, ip order by ord) as nth from req) r
+        select r.ord, r.day, r.host, r.net from (select req.*, row_number() over (partition by day, ip order by ord) as nth from req) r
         join ip_counted g on g.day = r.day and g.key = r.ip where r.nth <= g.granted
       ),
-      host_want as (select day, host as key, least(count(*), ${limits.perHostPerDay})::int as n from ip_ok group by day, host),
+      charged as (select * from ip_ok where not exists (select 1 from cached where cached.ord = ip_ok.ord)),
+      net_want as (select day, host || ' ' || net as key, least(count(*), ${limits.perHostPerNetwork})::int as n from charged group by day, host, net),
+      net_counted as (${counted("host_net", "net_want", limits.perHostPerNetwork)}),
+      net_ok as (
+        select r.ord, r.day, r.host from (select charged.*, row_number() over (partition by day, host, net order by ord) as nth from charged) r
+        join net_counted g on g.day = r.day and g.key = r.host || ' ' || r.net where r.nth <= g.granted
+      ),
+      host_want as (select day, host as key, least(count(*), ${limits.perHostPerDay})::int as n from net_ok group by day, host),
       host_counted as (${counted("host", "host_want", limits.perHostPerDay)}),
       host_ok as (
-        select r.ord from (select ip_ok.*, row_number() over (partition by day, host order by ord) as nth from ip_ok) r
+        select r.ord from (select net_ok.*, row_number() over (partition by day, host order by ord) as nth from net_ok) r
         join host_counted g on g.day = r.day and g.key = r.host where r.nth <= g.granted
-      ),
-      cached as (
-        select req.ord, tc.report from req join trial_cache tc on tc.url_normalized = req.url and tc.expires_at > req.at
-        where req.verdict is null or tc.verdict is not distinct from req.verdict
       ),
       stored as (
         insert into trial_cache as tc (url_normalized, report, verdict, created_at, expires_at)
@@ -92,7 +110,8 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
         on conflict (url_normalized) do update set report = excluded.report, verdict = excluded.verdict, created_at = excluded.created_at, expires_at = excluded.expires_at
           where tc.expires_at <= excluded.created_at or tc.verdict is distinct from excluded.verdict
       )
-      select req.ord, exists (select 1 from ip_ok where ip_ok.ord = req.ord) as ip_ok, exists (select 1 from host_ok where host_ok.ord = req.ord) as host_ok,
+      select req.ord, exists (select 1 from ip_ok where ip_ok.ord = req.ord) as ip_ok,
+        exists (select 1 from net_ok where net_ok.ord = req.ord) as net_ok, exists (select 1 from host_ok where host_ok.ord = req.ord) as host_ok,
         (select report from cached where cached.ord = req.ord) as report
       from req`.compile(handle.db),
       );
@@ -103,8 +122,9 @@ export function createTrialCounts<A>(handle: Pick<DbHandle, "db" | "prepared">, 
       return calls.map((call, i): TrialCounted<A> => {
         const r = byOrd[i]!;
         if (!r.ip_ok) return { refusedBy: "ip" };
-        if (!r.host_ok) return { refusedBy: "host" };
         if (r.report) return { refusedBy: null, answer: r.report as A };
+        if (!r.net_ok) return { refusedBy: "host_net" };
+        if (!r.host_ok) return { refusedBy: "host" };
         if (!call.offer) return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };
         if (!firstOffer.has(call.urlNormalized)) firstOffer.set(call.urlNormalized, call.offer);
         return { refusedBy: null, answer: firstOffer.get(call.urlNormalized) };

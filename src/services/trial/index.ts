@@ -7,7 +7,7 @@ import { targetOf, type ReportTarget } from "../reports/report-target.js";
 import { createTrialCacheStore } from "./trial-cache.js";
 import { createTrialQuota } from "./trial-quota.js";
 
-/** The free preflight: counted per client IP and target host, answers cached 300 s per URL. */
+/** The free preflight: counted per client IP and per target host (a cached answer costs the host nothing), answers cached 300 s per URL. */
 export function createTrialService(handle: Pick<DbHandle, "db" | "prepared">, clock: Clock, reports: ReportsService) {
   const consume = createTrialQuota(handle);
   const store = createTrialCacheStore(handle);
@@ -22,7 +22,7 @@ export function createTrialService(handle: Pick<DbHandle, "db" | "prepared">, cl
       // The cache holds one answer per URL; an answer bound to the agent's quote (or method) is
       // that agent's alone: counted first, then made, never served from the cache nor stored.
       if (target.paymentRequired || target.method) {
-        await consume(call, now);
+        await consume({ ...call, cacheable: false }, now);
         return reports.preflight(target, Promise.resolve(rows));
       }
       // A catalogued URL's report is a lookup: made first and offered to the counting statement,
