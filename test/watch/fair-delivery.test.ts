@@ -77,4 +77,20 @@ describe("fair delivery", () => {
       await hang.close();
     }
   }, 60_000);
+
+  it("paces attempts to one receiver host with its token bucket, across watches", async () => {
+    const l = await healthyListing(ctx);
+    for (let i = 0; i < 9; i++) await watchOn(ctx, rx, `/paced/${i}`, l.url);
+    // A burst of 3, then 2 a second: nine alerts to one host take at least 3 s, whoever subscribed them.
+    alerter = startAlerter(ctx, { tickMs: 60_000, hostRate: { capacity: 3, perSecond: 2 }, random: () => 0.5 });
+    await alerter.runNow();
+    await goDown(ctx, l.id);
+    const started = Date.now();
+    expect(await alerter.runNow()).toMatchObject({ fired: 9, delivered: 9 });
+    const at = rx.received.map((r) => r.at - started).sort((a, b) => a - b);
+    expect(at).toHaveLength(9);
+    expect(at[8]! - at[0]!).toBeGreaterThanOrEqual(2_500);
+    // Never more than the burst plus one second's tokens within any second.
+    expect(Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 1_000).length))).toBeLessThanOrEqual(5);
+  }, 60_000);
 });

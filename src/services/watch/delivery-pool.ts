@@ -25,6 +25,8 @@ export interface PoolDeps {
 
 export type DeliverySummary = Record<AttemptResult, number> & { attempted: number };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const zero = (): DeliverySummary => ({ attempted: 0, delivered: 0, retrying: 0, failed: 0, lost: 0 });
 
 /**
@@ -130,8 +132,10 @@ export function createDeliveryPool(deps: PoolDeps) {
       const before = { ...totals };
       for (;;) {
         await fill();
-        if (running.size === 0) break;
-        await Promise.all([...running]);
+        if (running.size > 0) await Promise.all([...running]);
+        // A host over its rate: wait for its block to end (skipHosts then forgets it) and claim again.
+        else if (rateBlocked.size > 0) await sleep(Math.max(0, Math.min(...rateBlocked.values()) - wallMs()));
+        else break;
       }
       return { attempted: totals.attempted - before.attempted, ...diff(totals, before) };
     },

@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   id: string;
   timestamp: string;
+  /** The webhook-signature header as sent. */
+  signature: string;
   body: string;
   verified: boolean;
   verifyError?: string;
@@ -42,6 +44,7 @@ export async function startReceiver(): Promise<Receiver> {
       path,
       id: headers["webhook-id"] ?? "",
       timestamp: headers["webhook-timestamp"] ?? "",
+      signature: headers["webhook-signature"] ?? "",
       body,
       verified: false,
       payload: undefined,
