@@ -90,6 +90,8 @@ describe("fair delivery", () => {
     const at = rx.received.map((r) => r.at - started).sort((a, b) => a - b);
     expect(at).toHaveLength(9);
     expect(at[8]! - at[0]!).toBeGreaterThanOrEqual(2_500);
+    const deferrals = await ctx.metrics.getSingleMetric("lookout_webhook_host_deferrals_total")!.get();
+    expect(deferrals.values[0]!.value).toBeGreaterThan(0);
     // Never more than the burst plus one second's tokens within any second.
     expect(Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 1_000).length))).toBeLessThanOrEqual(5);
   }, 60_000);

@@ -21,6 +21,8 @@ export interface PoolDeps {
   perHost?: number;
   hostRate?: { capacity: number; perSecond: number };
   onResult?: (result: AttemptResult) => void;
+  /** A claimed delivery put back because its host was over its rate. */
+  onDeferred?: () => void;
 }
 
 export type DeliverySummary = Record<AttemptResult, number> & { attempted: number };
@@ -96,6 +98,7 @@ export function createDeliveryPool(deps: PoolDeps) {
         if (waitS > 0) {
           rateBlocked.set(d.webhookHost, wallMs() + waitS * 1000);
           await releaseDelivery(deps.db, deps.owner, d, now);
+          deps.onDeferred?.();
           continue;
         }
         start(d);

@@ -19,10 +19,10 @@ const NONE: TransitionSummary = { watches: 0, alerts: 0, fired: 0, cleared: 0, s
 const CHUNK = 2000;
 
 /**
- * Step (a) of an alerter tick: the state of every subscribed signal of every live watch,
+ * The alerter's evaluation: the state of every subscribed signal of every live watch,
  * compared with the last known one; each change stores the new state and enqueues its alert in
  * one transaction, so an alert is never lost nor queued twice. One process evaluates at a time
- * (runExclusive); the others skip to delivering.
+ * (runExclusive); the others skip this evaluation.
  */
 export async function evaluateTransitions(deps: { db: Kysely<Database>; soleWriter: boolean; clock: Clock }): Promise<TransitionSummary> {
   const now = deps.clock.now();

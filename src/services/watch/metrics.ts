@@ -5,6 +5,8 @@ export interface WatchMetrics {
   deliveries: Counter<"status">;
   /** Alerts raised by state change. */
   alerts: Counter<"state">;
+  /** Claimed deliveries handed back unsent because their receiver host was over its rate. */
+  hostDeferrals: Counter;
 }
 
 // A second alerter on the same registry (tests, an in-process restart) reuses the series.
@@ -31,6 +33,16 @@ export function watchMetrics(registry: Registry): WatchMetrics {
       "lookout_watch_alerts_total",
       () =>
         new Counter({ name: "lookout_watch_alerts_total", help: "Watch alerts raised, by the state the signal moved to", labelNames: ["state"], registers }),
+    ),
+    hostDeferrals: reuse(
+      registry,
+      "lookout_webhook_host_deferrals_total",
+      () =>
+        new Counter({
+          name: "lookout_webhook_host_deferrals_total",
+          help: "Webhook deliveries put back unsent because their receiver host was over its per-host rate",
+          registers,
+        }),
     ),
   };
 }

@@ -56,6 +56,7 @@ export function createWatchService(handle: DbHandle, clock: Clock, metrics: Regi
       perHost: opts.perHost,
       hostRate: opts.hostRate,
       onResult: (status) => m.deliveries.inc({ status }),
+      onDeferred: () => m.hostDeferrals.inc(),
     });
     const close = async () => {
       pool.stop();
