@@ -22,17 +22,25 @@ export interface AppContext {
 /** The context of one process: its service bag built from the parts (main.ts, harnesses, benches). */
 export const createAppContext = (parts: Omit<AppContext, "services">): AppContext => ({ ...parts, services: createServices(parts) });
 
-/** /healthz answers 200 only once migrations ran and every role of this process started. */
+/**
+ * Liveness: /healthz answers 200 only once migrations ran and every role of this process
+ * started. /readyz (src/http/readiness.ts) adds the database, data ages and the facilitator.
+ */
 export class Readiness {
   private migrated = false;
   private readonly pending = new Set<string>();
   private readonly started = new Set<string>();
+  /** When migrations ran (on the context's clock): /readyz's start grace counts from here. */
+  startedAt: Date | undefined;
+  /** Asks the payment facilitator's /supported; set by the api role (it holds the rail). */
+  facilitator: (() => Promise<unknown>) | undefined;
 
   expectRoles(roles: readonly string[]): void {
     for (const r of roles) this.pending.add(r);
   }
-  markMigrated(): void {
+  markMigrated(at: Date = new Date()): void {
     this.migrated = true;
+    this.startedAt = at;
   }
   markStarted(role: string): void {
     this.pending.delete(role);

@@ -1,20 +1,30 @@
 import { Registry, collectDefaultMetrics } from "prom-client";
+import { banner, type BannerInput } from "./banner.js";
 import { DEMO_MERCHANT_ACCOUNT_INDEX, anvilAccount } from "./chain/devnet-accounts.js";
 import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createAppContext, Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { migrate } from "./db/migrate.js";
-import { startDemoFleet } from "./demo/index.js";
+import { startDemoFleet, type DemoFleet } from "./demo/index.js";
+import { createAdminApp } from "./http/operations.js";
+import { listen, portProblem } from "./http/serve.js";
+import { registerStateGauges } from "./http/state-gauges.js";
 import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
-import { createLogger } from "./lib/log.js";
+import { createLogger, prettyLogs } from "./lib/log.js";
 import { startRole } from "./roles.js";
 import { demoSourceEntry } from "./services/index.js";
 
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
-  const log = createLogger(config.logLevel);
+  // Before the database, the devnet and the demo fleet: a taken port is one plain line, no stack.
+  const problem = await firstPortProblem(config);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  const log = createLogger(config.logLevel, config.logFormat);
   const lifecycle = new Lifecycle(log);
   let stopping = false;
   const stop = (reason: string, code: number) => {
@@ -36,24 +46,33 @@ async function main(config: Config): Promise<void> {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     lifecycle.add("database", () => db.close());
     const { applied } = await migrate(db.db);
-    readiness.markMigrated();
+    readiness.markMigrated(systemClock.now());
     log.info({ dialect: db.dialect, applied }, "database ready");
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics });
     const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness });
     lifecycle.add("services", () => ctx.services.close());
+    registerStateGauges(ctx);
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
     const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;
     if (rail?.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
+    const fleet = config.catalogUrls ? undefined : await startDemo(ctx, rail!, lifecycle);
     // The demo's catalog is one source whatever ports it binds (docs/catalog.md, "Source identity").
-    const catalogUrls = config.catalogUrls ?? [demoSourceEntry(await startDemo(ctx, rail!, lifecycle))];
+    const catalogUrls = config.catalogUrls ?? [demoSourceEntry(fleet!.catalogUrl)];
 
+    let url: string | undefined;
     for (const role of config.roles) {
-      await startRole(role, { ctx, rail, catalogUrls, lifecycle });
+      url = (await startRole(role, { ctx, rail, catalogUrls, lifecycle })) ?? url;
       readiness.markStarted(role);
     }
+    if (config.admin) {
+      const admin = await listen(createAdminApp(ctx), config.admin.host, config.admin.port);
+      lifecycle.add("admin http", () => admin.close());
+      log.info({ url: admin.url }, "admin listener: /metrics, /healthz, /readyz");
+    }
+    if (url) showBanner(ctx, { url, demo: fleet && demoShown(fleet) });
   } catch (err) {
     log.fatal({ err }, "start-up failed");
     stop("start-up failed", 1);
@@ -61,7 +80,7 @@ async function main(config: Config): Promise<void> {
 }
 
 /** Demo mode: the bundled fleet of x402 merchants on loopback, paid on the same devnet. */
-async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycle): Promise<string> {
+async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycle): Promise<DemoFleet> {
   const fleet = await startDemoFleet({
     log: ctx.log,
     facilitator: rail.facilitator,
@@ -73,7 +92,27 @@ async function startDemo(ctx: AppContext, rail: PaymentRail, lifecycle: Lifecycl
   });
   lifecycle.add("demo fleet", () => fleet.stop());
   ctx.log.info({ catalog: fleet.catalogUrl, endpoints: fleet.endpoints.length }, "demo fleet up");
-  return fleet.catalogUrl;
+  return fleet;
+}
+
+async function firstPortProblem(config: Config): Promise<string | undefined> {
+  if (config.roles.includes("api")) {
+    const api = await portProblem(config.host, config.port);
+    if (api) return api;
+  }
+  return config.admin ? portProblem(config.admin.host, config.admin.port, { port: "ADMIN_PORT", host: "ADMIN_HOST" }) : undefined;
+}
+
+/** The demo's first URLs to try, one of each kind the banner names (docs/demo-fleet.md has them all). */
+function demoShown(fleet: DemoFleet): BannerInput["demo"] {
+  const first = (kind: string) => fleet.endpoints.find((e) => e.kind === kind)?.url;
+  return { payerKey: anvilAccount(1).privateKey, healthy: first("healthy"), decoy: first("decoy"), dead: first("dead_5xx") };
+}
+
+function showBanner(ctx: AppContext, input: BannerInput): void {
+  const { text, fields } = banner(input);
+  if (prettyLogs(ctx.config.logFormat)) process.stdout.write(text);
+  else ctx.log.info(fields, "x402 Lookout ready to try");
 }
 
 let config: Config;

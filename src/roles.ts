@@ -15,8 +15,8 @@ function startTasks(role: Role, deps: RoleDeps): void {
   for (const { name, task } of startSchedules(role, deps)) deps.lifecycle.add(name, () => task.stop());
 }
 
-/** Each role starts its tasks and registers how to stop them; main.ts only picks which. */
-const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
+/** Each role starts its tasks and registers how to stop them; main.ts only picks which. The api role answers its URL. */
+const STARTERS: Record<Role, (deps: RoleDeps) => Promise<string | void>> = {
   api: startApi,
   ingester: async (deps) => startTasks("ingester", deps),
   prober: async (deps) => startTasks("prober", deps),
@@ -25,15 +25,17 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<void>> = {
 
 export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);
 
-async function startApi(deps: RoleDeps): Promise<void> {
+async function startApi(deps: RoleDeps): Promise<string> {
   const { ctx, rail, lifecycle } = deps;
   const { config, log } = ctx;
   if (!rail) throw new Error("the api role needs a payment rail");
   const gate = await createAppGate(ctx, rail, productRoutes);
+  ctx.readiness.facilitator = () => rail.facilitator.getSupported();
   const app = createApp({ ctx, routes: productRoutes, gate });
   startTasks("api", deps);
   const server = await listen(app, config.host, config.port);
   lifecycle.add("http", () => server.close());
   ctx.services.warm().catch((err: unknown) => log.warn({ err }, "warming the catalog products failed; the first calls will build them"));
   log.info({ url: server.url, public: config.publicBaseUrl, payTo: rail.payTo, network: rail.network }, "x402 Lookout listening");
+  return server.url;
 }

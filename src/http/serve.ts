@@ -1,9 +1,10 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { App } from "./app.js";
+import type { Hono } from "hono";
+import type { AppEnv } from "./app-env.js";
 
 export interface RunningServer {
   url: string;
@@ -12,7 +13,7 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: App, host: string, port: number): Promise<RunningServer> {
+export async function listen(app: Pick<Hono<AppEnv>, "fetch">, host: string, port: number): Promise<RunningServer> {
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
     s.once("error", reject);
@@ -53,4 +54,24 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * Whether `port` can be listened on, asked before anything else starts (database, devnet, demo
+ * fleet): one plain line for the operator, or undefined. Another process may still take the
+ * port in between; listen() then fails as before.
+ */
+export function portProblem(host: string, port: number, setting = { port: "PORT", host: "HOST" }): Promise<string | undefined> {
+  if (port === 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (err: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      if (err.code === "EADDRINUSE") resolve(`port ${port} is in use: set ${setting.port} or stop the other process`);
+      else if (err.code === "EACCES") resolve(`port ${port} needs privileges this process lacks: set ${setting.port} to 1024 or above`);
+      else if (err.code === "EADDRNOTAVAIL") resolve(`cannot listen on ${where}: ${host} is not an address of this machine (set ${setting.host})`);
+      else resolve(`cannot listen on ${where}: ${err.message}`);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { CLIENT_CLOSED_REQUEST, clientGone } from "../client-abort.js";
 import type { HttpMetrics } from "../metrics.js";
 import type { AppEnv } from "../app-env.js";
+import { QuotaExceeded } from "../../services/errors.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -19,6 +20,7 @@ export function observe(metrics: HttpMetrics): MiddlewareHandler<AppEnv> {
     const labels = { route, method: c.req.method, status: String(status) };
     metrics.requests.inc(labels);
     metrics.duration.observe(labels, seconds);
+    if (c.error instanceof QuotaExceeded) metrics.quotaRefusals.inc({ route, scope: c.error.scope });
     // The route pattern, never the path: path parameters are bearer tokens (credit ids). An
     // unmatched path is logged with anything shaped like such an id masked.
     const path = route === "not_found" ? c.req.path.replace(UUID, ":id") : c.req.routePath;

@@ -4,6 +4,7 @@ import { isPaid, type AnyRouteDef } from "../registry.js";
 import { createCreditBypass } from "./credit-bypass.js";
 import { createPaymentGate } from "./gate.js";
 import type { PaidRoute, PaymentGate } from "./types.js";
+import { createPaymentMetrics } from "../metrics.js";
 
 /** The gate for an app's routes on a rail, with the context's ledger and credit bundles. */
 export function createAppGate(
@@ -12,6 +13,7 @@ export function createAppGate(
   routes: readonly AnyRouteDef[],
   opts: { facilitatorTimeoutMs?: number } = {},
 ): Promise<PaymentGate> {
+  const metrics = createPaymentMetrics(ctx.metrics);
   return createPaymentGate({
     network: rail.network,
     payTo: rail.payTo,
@@ -20,9 +22,10 @@ export function createAppGate(
     publicBaseUrl: ctx.config.publicBaseUrl,
     routes: routes.filter(isPaid) as PaidRoute[],
     ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits),
+    credits: createCreditBypass(ctx.services.credits, metrics),
     chain: rail.chain,
     smartSignatures: rail.smartSignatures,
     facilitatorTimeoutMs: opts.facilitatorTimeoutMs,
+    metrics,
   });
 }

@@ -3,6 +3,7 @@ import { nowOrLater } from "../../lib/retry-later.js";
 import type { CreditsService } from "../../services/index.js";
 import type { HandlerContext } from "../registry.js";
 import type { PaidRoute } from "./types.js";
+import type { PaymentMetrics } from "../metrics.js";
 
 export interface CreditBypass {
   /** A response paid from the bundle in X-Credit-Id, or null to fall through to x402. */
@@ -15,9 +16,9 @@ export interface CreditBypass {
  * database is down just then), so a payer is never charged for an answer they did not get.
  * Unusable bundles fall through to 402.
  */
-export function createCreditBypass(credits: CreditsService): CreditBypass {
+export function createCreditBypass(credits: CreditsService, metrics?: PaymentMetrics): CreditBypass {
   return {
-    async tryPay(c, _route, hctx, produce) {
+    async tryPay(c, route, hctx, produce) {
       const creditId = c.req.header("x-credit-id")?.trim();
       if (!creditId) return null;
       const spent = await credits.spend(creditId);
@@ -38,6 +39,7 @@ export function createCreditBypass(credits: CreditsService): CreditBypass {
         await refund();
         return response;
       }
+      metrics?.creditCallsSpent.inc({ route: route.id });
       response.headers.set("x-credit-balance", String(spent.balance));
       response.headers.set("x-credit-expires-at", spent.expiresAt.toISOString());
       return response;

@@ -16,6 +16,9 @@ import { answerKnownPayment } from "./replay.js";
 import { settleAnswer } from "./settle.js";
 import { claimPayment } from "./claim.js";
 import { identifierConflict } from "./payment-errors.js";
+import { reasonLabel, type PaymentMetrics } from "../metrics.js";
+import { createCreditContract } from "@x402-lookout/contracts/credits/routes";
+import type { AppEnv } from "../app-env.js";
 import type { PaidRoute, PaymentGate, PaymentRequired } from "./types.js";
 
 export { FacilitatorUnavailable } from "./facilitator-call.js";
@@ -36,6 +39,8 @@ export interface GateOptions {
   facilitatorTimeoutMs?: number;
   /** Chain time, for authorization validity windows (default: this machine's clock). */
   chainNowSeconds?: () => number;
+  /** The process's payment series (docs/operations.md). */
+  metrics?: PaymentMetrics;
 }
 
 const MAX_TIMEOUT_SECONDS = 300;
@@ -78,15 +83,22 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
   const paymentHeader = (c: Context) => c.req.header("payment-signature") ?? c.req.header("x-payment");
   const offersCredit = (c: Context, route: PaidRoute): boolean => creditsFor(route) !== undefined && c.req.header("x-credit-id") !== undefined;
 
+  const m = opts.metrics;
+  const failed = (stage: string, reason: string | undefined) => m?.failed.inc({ stage, reason: reasonLabel(reason) });
+
   async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
     const viaCredit = await creditsFor(route)?.tryPay(c, route, hctx, produce);
     if (viaCredit) return viaCredit;
-    const challenge = (error: string) => paymentRequiredResponse(c, paymentRequired(route, error));
+    const challenge = (error: string) => {
+      m?.challenges.inc({ route: route.id });
+      return paymentRequiredResponse(c, paymentRequired(route, error));
+    };
     const header = paymentHeader(c);
     if (!header) return challenge(unpaidMessage(route.price));
 
     const read = await readPayment(header, requirementFor(route), server, { nowSeconds: chainNow(), smart: opts.smartSignatures });
     if (!read.ok) {
+      failed("check", read.message.split(":")[0]);
       if (read.status === 400) throw new ApiError(400, "invalid_payment_identifier", read.message);
       return challenge(read.message);
     }
@@ -100,8 +112,17 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     const replayed = known && (await answerKnownPayment(c, known, payment, route, hctx, { ledger: opts.ledger, chain: opts.chain }));
     if (replayed) return replayed;
 
-    const verified = await facilitatorCall("verify", timeoutMs, () => server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify));
-    if (!verified.isValid) return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`);
+    const verified = await facilitatorCall("verify", timeoutMs, () =>
+      server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify),
+    ).catch((err: unknown) => {
+      failed("verify", "facilitator_unavailable");
+      throw err;
+    });
+    if (!verified.isValid) {
+      failed("verify", verified.invalidReason ?? "rejected");
+      return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`);
+    }
+    m?.verified.inc({ route: route.id });
     const payer = verified.payer ?? payment.signed.authorization.from;
     const claim = await claimPayment(opts.ledger, payment, route.id, payer, idHash, hctx);
     const req = payment.requirement;
@@ -112,14 +133,21 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     try {
       response = await produce();
     } catch (err) {
+      failed("answer", "error");
       await release(describe(err));
       throw err;
     }
     if (response.status >= 400) {
+      failed("answer", `status_${response.status}`);
       await release(`handler answered ${response.status}`);
       return response;
     }
-    return settleAnswer(c, { server, ledger: opts.ledger, timeoutMs, chain: opts.chain }, claim, payment, response, hctx, challenge);
+    const answer = await settleAnswer(c, { server, ledger: opts.ledger, timeoutMs, chain: opts.chain, metrics: m }, claim, payment, response, hctx, challenge);
+    if ((c as Context<AppEnv>).get("settled")) {
+      m?.settled.inc({ route: route.id });
+      if (route.id === createCreditContract.id) m?.creditBundlesIssued.inc();
+    }
+    return answer;
   }
 
   return { charge, offersCredit, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };

@@ -10,12 +10,14 @@ import type { HandlerContext } from "../registry.js";
 import { brief, describe, facilitatorCall, isSettlementPending, refusedSettle } from "./facilitator-call.js";
 import type { CheckedPayment } from "./read-payment.js";
 import { pendingResponse } from "./replay.js";
+import { reasonLabel, type PaymentMetrics } from "../metrics.js";
 
 export interface SettleDeps {
   server: x402ResourceServer;
   ledger: PaymentLedger;
   timeoutMs: number;
   chain?: ChainReader;
+  metrics?: PaymentMetrics;
 }
 
 /**
@@ -43,13 +45,17 @@ export async function settleAnswer(
   if (!mine) throw unavailable("the answer took too long and its payment claim was released; nothing was settled, retry with the same payment", 5);
 
   let result: SettleResponse;
+  const started = performance.now();
+  const took = (outcome: string) => deps.metrics?.settleSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   try {
     result = await facilitatorCall("settle", deps.timeoutMs, () => deps.server.settlePayment(payment.forFacilitator, payment.requirement).catch(refusedSettle));
   } catch (err) {
+    took("unknown");
     await later("record an uncertain settlement", () => deps.ledger.pending(claim, null, describe(err)));
     hctx.log.warn({ payment: claim.id, err: describe(err) }, "settlement outcome unknown; answer kept for the payer's retry");
     return pending(null);
   }
+  took(isSettlementPending(result) ? "pending" : result.success ? "settled" : "refused");
   if (isSettlementPending(result)) {
     await later("record a pending settlement", () => deps.ledger.pending(claim, result.transaction || null, "settlement_pending"));
     return pending(result.transaction || null);
@@ -60,6 +66,7 @@ export async function settleAnswer(
       ?.authorizationOutcome(payment.requirement.asset, payment.signed.authorization.from, payment.signed.authorization.nonce)
       .catch(() => undefined);
     if (onChain?.state !== "used") {
+      deps.metrics?.failed.inc({ stage: "settle", reason: reasonLabel(result.errorReason) });
       await later("record a refused settlement", () => deps.ledger.failed(claim, result.errorReason ?? "settlement failed"));
       return challenge(
         `settlement_failed: ${result.errorReason ?? "the facilitator refused to settle"}${brief(result.errorMessage)}; nothing was charged and the answer is withheld`,

@@ -1,0 +1,59 @@
+import { sql } from "kysely";
+import type { DbHandle } from "../client.js";
+
+/** What /readyz and the age gauges read: each a primary-key or indexed lookup, none a scan. */
+export interface Freshness {
+  /** When the newest verdict recompute finished (the verdict generation's time). */
+  verdictAt: Date | null;
+  /** When the newest complete catalog poll finished. */
+  catalogPollAt: Date | null;
+  activeListings: boolean;
+  /** Catalog sources (not origin manifests) whose last poll, finished after `since`, failed. */
+  failingSources: string[];
+}
+
+export async function readFreshness(handle: Pick<DbHandle, "db" | "generation">, since: Date): Promise<Freshness> {
+  const { db } = handle;
+  const [generation, poll, listing, failing] = await Promise.all([
+    handle.generation.read(),
+    // Walks catalog_polls_started_at_idx backwards to the first complete poll.
+    db
+      .selectFrom("catalog_polls")
+      .select("finished_at")
+      .where("complete", "=", true)
+      .where("finished_at", "is not", null)
+      .orderBy("started_at", "desc")
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom("listings")
+      .select(sql<number>`1`.as("one"))
+      .where("is_active", "=", true)
+      .limit(1)
+      .executeTakeFirst(),
+    // Configured catalogs only: an origin manifest a catalog names may well not exist.
+    db
+      .selectFrom("catalog_sources")
+      .select("url")
+      .where("kind", "=", "bazaar")
+      .where("last_status", "=", "error")
+      .where("last_poll_finished_at", ">", since)
+      .execute(),
+  ]);
+  return {
+    verdictAt: generation.computedAt ? new Date(generation.computedAt) : null,
+    catalogPollAt: poll?.finished_at ?? null,
+    activeListings: listing !== undefined,
+    failingSources: failing.map((s) => s.url),
+  };
+}
+
+/** Payments claimed or settling: an answer or a settlement not finished (payments_unfinished_idx). */
+export async function countUnfinishedPayments(handle: Pick<DbHandle, "db">): Promise<number> {
+  const row = await handle.db
+    .selectFrom("payments")
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where("status", "in", ["claimed", "settling"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
