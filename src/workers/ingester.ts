@@ -14,7 +14,11 @@ export type SourceEntries = Parameters<AppContext["services"]["catalog"]["ingest
 /** A catalog poll as a task. `sources` overrides config.catalogUrls. */
 export function ingesterTask(ctx: AppContext, sources?: SourceEntries, overrides: Partial<IngestOptions> = {}): Task<PollSummary[]> {
   const list = sources ?? ctx.config.catalogUrls ?? [];
-  const opts = ingestOptions(ctx.config.catalogPollSeconds, { sourceGraceMs: ctx.config.catalogSourceGraceHours * 3_600_000, ...overrides });
+  const opts = ingestOptions(ctx.config.catalogPollSeconds, {
+    sourceGraceMs: ctx.config.catalogSourceGraceHours * 3_600_000,
+    allowPrivateTargets: ctx.config.allowPrivateTargets,
+    ...overrides,
+  });
   const log = ctx.log.child({ worker: "ingester" });
   if (list.length === 0) log.warn("no catalog sources: set CATALOG_URLS");
   return { tick: (signal) => ctx.services.catalog.ingest({ sources: list, opts, log, signal }) };

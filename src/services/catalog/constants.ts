@@ -19,6 +19,17 @@ export const LEASE_MARGIN_MS = 60_000;
 /** A source whose last complete poll is older than this stops counting (default of CATALOG_SOURCE_GRACE_HOURS). */
 export const SOURCE_GRACE_MS = 24 * 3_600_000;
 
+/**
+ * Origin manifests (docs/catalog.md): the documents asked for at each origin a source names,
+ * how often, how many origins one cycle polls and how many at once, and each request's limits.
+ */
+export const MANIFEST_PATHS = ["/.well-known/x402", "/openapi.json"] as const;
+export const MANIFEST_CADENCE_MS = 6 * 3_600_000;
+export const MANIFEST_POLLS_PER_CYCLE = 40;
+export const MANIFEST_CONCURRENCY = 4;
+export const MANIFEST_TIMEOUT_MS = 5_000;
+export const MANIFEST_MAX_BYTES = 2 * 1024 * 1024;
+
 /** Backoff of a failing source: BASE * 2^(failures - 1), capped, times a jitter factor. */
 export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { request } from "undici";
+import { request, type Dispatcher } from "undici";
 import { rateLimitWaitMs, RATE_LIMIT_RETRIES } from "./backoff.js";
 
 export interface FetchJsonOptions {
@@ -7,6 +7,8 @@ export interface FetchJsonOptions {
   maxBytes: number;
   /** Aborts the request when the ingester stops. */
   signal?: AbortSignal | undefined;
+  /** The SSRF-guarded agent for addresses a catalog names (origin manifests); operator-configured sources go direct. */
+  dispatcher?: Dispatcher | undefined;
 }
 
 /** Why one page could not be had; the message goes to logs and catalog_polls.error. */
@@ -51,6 +53,7 @@ export async function fetchJson(url: string, opts: FetchJsonOptions): Promise<un
       signal,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
+      ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
     });
     if (res.statusCode < 200 || res.statusCode > 299) {
       discard(res.body);

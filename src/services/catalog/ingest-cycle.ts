@@ -1,5 +1,6 @@
 import { LEASE_MARGIN_MS } from "./constants.js";
 import { recordCycle, type IngestMetrics } from "./ingest-metrics.js";
+import { pollManifests } from "./manifest-cycle.js";
 import { pollSource, type IngestDeps } from "./poll-source.js";
 import { retireStaleSources } from "./retire-listings.js";
 import { claimDueSources, registerSources } from "./source-lease.js";
@@ -10,7 +11,7 @@ const sum = (xs: readonly PollSummary[], f: (s: PollSummary) => number) => xs.re
 
 /**
  * One ingest cycle: register the configured sources, claim the due ones nobody else holds,
- * poll each, retire what only sources past their grace still list, then log one summary line
+ * poll each, then the due origin manifests they name, retire what only sources past their grace still list, then log one summary line
  * and update the metrics. A source that throws (its database writes failed) is logged; its
  * lease expires and another cycle retries it.
  */
@@ -37,6 +38,7 @@ export async function runIngestCycle(
       deps.log.error({ source: id, err }, "catalog poll failed");
     }
   }
+  summaries.push(...(await pollManifests(deps, sources, opts, signal)));
   const retired = await retireStaleSources(deps.db, deps.clock.now(), opts.sourceGraceMs);
   const seconds = (performance.now() - started) / 1000;
   if (metrics) recordCycle(metrics, summaries, seconds, retired);

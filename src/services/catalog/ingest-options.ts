@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { MAX_PAGE_BYTES, MAX_PAGES, PAGE_LIMIT, POLL_BUDGET_MS, REQUEST_TIMEOUT_MS, SOURCE_GRACE_MS } from "./constants.js";
+import { MAX_PAGE_BYTES, MAX_PAGES, PAGE_LIMIT, POLL_BUDGET_MS, REQUEST_TIMEOUT_MS, SOURCE_GRACE_MS, MANIFEST_CADENCE_MS } from "./constants.js";
 import type { IngestOptions } from "./types.js";
 
 /** The ingester's options: the cadence from config, the rest from constants.ts unless given. */
@@ -15,6 +15,8 @@ export function ingestOptions(catalogPollSeconds: number, overrides: Partial<Ing
     pollBudgetMs: POLL_BUDGET_MS,
     maxPageBytes: MAX_PAGE_BYTES,
     sourceGraceMs: SOURCE_GRACE_MS,
+    manifestCadenceMs: MANIFEST_CADENCE_MS,
+    allowPrivateTargets: false,
     random: Math.random,
     ...overrides,
   };

@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
 import { ListingCollector } from "./listing-collector.js";
-import { paginate } from "./paginate.js";
+import { paginate, type PageHandler, type PaginationOutcome } from "./paginate.js";
 import { closePoll, openPoll } from "./poll-record.js";
 import { refreshProviderNames } from "./provider-names.js";
 import { unlistUnseen } from "./retire-listings.js";
@@ -28,14 +28,18 @@ function outcomeOf(complete: boolean, pages: number, error: string | null, inter
  * rest; those leave the catalog unless another source lists them. Records the poll and releases
  * the source (with backoff when it failed).
  */
-export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: IngestOptions, signal?: AbortSignal): Promise<PollSummary> {
+/** How a poll reads its source: the discovery API's pages by default, an origin's manifests for kind manifest. */
+export type SourceWalk = (onPage: PageHandler, signal?: AbortSignal) => Promise<PaginationOutcome>;
+
+export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: IngestOptions, signal?: AbortSignal, walk?: SourceWalk): Promise<PollSummary> {
   const { db, clock, log } = deps;
   const started = performance.now();
   const startedAt = clock.now();
   const source = spec.url;
   const pollId = await openPoll(db, spec, startedAt);
   const collector = new ListingCollector(db, spec, startedAt);
-  const pages = await paginate(source, opts, (items, version) => collector.add(items, version), signal);
+  const onPage: PageHandler = (items, version) => collector.add(items, version);
+  const pages = await (walk ? walk(onPage, signal) : paginate(source, opts, onPage, signal));
   await collector.flush();
   const c = collector.counts;
   const outcome = outcomeOf(pages.complete, pages.pages, pages.error, signal?.aborted === true);

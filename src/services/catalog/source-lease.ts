@@ -37,6 +37,7 @@ export async function claimDueSources(
   now: Date,
   leaseMs: number,
   cadenceMs: number,
+  limit?: number,
 ): Promise<string[]> {
   if (sources.length === 0) return [];
   const nextPollAt = new Date(now.getTime() + cadenceMs);
@@ -44,7 +45,12 @@ export async function claimDueSources(
     owner,
     now,
     leaseMs,
-    pick: { where: [sql<boolean>`p.id in (${sql.join([...sources])})`], orderBy: sql`p.id`, lock: "update" },
+    pick: {
+      where: [sql<boolean>`p.id in (${sql.join([...sources])})`],
+      orderBy: sql`p.next_poll_at, p.id`,
+      lock: "update",
+      ...(limit === undefined ? {} : { limit }),
+    },
     set: () => [sql`last_poll_started_at = ${now}`, sql`next_poll_at = ${nextPollAt}`],
     returning: sql`t.id`,
   });

@@ -71,6 +71,10 @@ export interface IngestOptions {
   maxPageBytes: number;
   /** A source whose last complete poll is older than this stops counting (CATALOG_SOURCE_GRACE_HOURS). */
   sourceGraceMs: number;
+  /** How often each origin's manifests are polled; 0 turns manifests off. */
+  manifestCadenceMs: number;
+  /** Connect to loopback and private addresses a catalog names (ALLOW_PRIVATE_TARGETS). */
+  allowPrivateTargets: boolean;
   /** Draws the backoff jitter; Math.random unless a test fixes it. */
   random: () => number;
 }

@@ -1,8 +1,11 @@
 import { ingestOptions, runIngestCycle, type IngestOptions, type PollSummary } from "../../../src/services/catalog/index.js";
 import type { TestContext } from "../../helpers/context.js";
 
-/** Short timeouts so fault tests finish fast; a fixed jitter so backoff is predictable. */
-export const TEST_OPTIONS: Partial<IngestOptions> = { requestTimeoutMs: 500, pollBudgetMs: 5_000, random: () => 0.5 };
+/**
+ * Short timeouts so fault tests finish fast; a fixed jitter so backoff is predictable; origin
+ * manifests off (their own tests turn them on), since fixture hosts publish none.
+ */
+export const TEST_OPTIONS: Partial<IngestOptions> = { requestTimeoutMs: 500, pollBudgetMs: 5_000, random: () => 0.5, manifestCadenceMs: 0 };
 
 /** One ingest cycle over `sources` as a given owner, on the context's database and clock. */
 export function ingestOnce(ctx: TestContext, sources: string[], overrides: Partial<IngestOptions> = {}): Promise<PollSummary[]> {
