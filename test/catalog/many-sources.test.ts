@@ -145,4 +145,18 @@ describe("many sources, one catalog", () => {
       .executeTakeFirstOrThrow();
     expect(row.listed).toBe(false);
   });
+
+  it("a configured source that never completes a poll stops counting a grace period after it was added", async () => {
+    const broken = await serve(["https://broken.example/0", "https://broken.example/1"]);
+    broken.maxLimit = 1;
+    broken.fault = (req) => (req.offset > 0 ? { status: 503 } : undefined);
+    expect((await ingestOnce(ctx, [broken.url]))[0]).toMatchObject({ status: "partial", removed: 0 });
+    expect(await active("https://broken.example/")).toEqual(["https://broken.example/0"]);
+    ctx.clock.advance(23 * HOUR);
+    await ingestOnce(ctx, [broken.url]);
+    expect(await active("https://broken.example/")).toEqual(["https://broken.example/0"]);
+    ctx.clock.advance(2 * HOUR);
+    await ingestOnce(ctx, [broken.url]);
+    expect(await active("https://broken.example/")).toEqual([]);
+  });
 });

@@ -45,8 +45,7 @@ export async function retireStaleSources(db: Kysely<Database>, now: Date, graceM
   const cutoff = new Date(now.getTime() - graceMs);
   const { rows } = await sql<{ listing_id: number }>`
     update listing_sources as s set listed = false
-    from catalog_sources as c
-    where c.id = s.source_id and s.listed and coalesce(c.last_success_at, c.created_at) < ${cutoff}
+    where s.listed and s.source_id in (select id from catalog_sources where coalesce(last_success_at, created_at) < ${cutoff})
     returning s.listing_id`.execute(db);
   return retireUnlisted(
     db,
