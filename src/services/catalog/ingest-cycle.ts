@@ -38,10 +38,10 @@ export async function runIngestCycle(
       deps.log.error({ source: id, err }, "catalog poll failed");
     }
   }
-  summaries.push(...(await pollManifests(deps, sources, opts, signal)));
+  const manifests = await pollManifests(deps, sources, opts, signal);
   const retired = await retireStaleSources(deps.db, deps.clock.now(), opts.sourceGraceMs);
   const seconds = (performance.now() - started) / 1000;
-  if (metrics) recordCycle(metrics, summaries, seconds, retired);
+  if (metrics) recordCycle(metrics, [...summaries, ...manifests], seconds, retired);
   deps.log.info(
     {
       sources: sources.length,
@@ -54,9 +54,12 @@ export async function runIngestCycle(
       retired,
       updated: sum(summaries, (s) => s.updated),
       malformed: sum(summaries, (s) => s.itemsMalformed),
+      manifests_polled: manifests.length,
+      manifests_complete: manifests.filter((s) => s.complete).length,
+      manifest_listings: sum(manifests, (s) => s.itemsValid),
       duration_ms: Math.round(seconds * 1000),
     },
     "ingest cycle",
   );
-  return summaries;
+  return [...summaries, ...manifests];
 }

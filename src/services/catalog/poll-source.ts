@@ -67,8 +67,10 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   if (c.malformed > 0)
     log.warn({ source: spec.id, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
   if (held) log.warn({ source: spec.id, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
+  // Most origins publish no manifest, or answer with a page or a 402: routine, not a warning.
+  const failedAt = spec.kind === "manifest" ? "debug" : "warn";
   if (outcome.failed)
-    log.warn({ source: spec.id, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
+    log[failedAt]({ source: spec.id, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
   return {
     source,
     sourceId: spec.id,

@@ -6,7 +6,7 @@ import type { CatalogSource } from "./source-spec.js";
 
 /**
  * Makes sure every configured source has its row (new ones are due at once), and that a source
- * whose address moved (the demo's new ports) is polled at its new address under the same id.
+ * whose address moved (the demo's new ports) is polled at its new address, at once, under the same id.
  */
 export async function registerSources(db: Kysely<Database>, sources: readonly CatalogSource[], now: Date): Promise<void> {
   if (sources.length === 0) return;
@@ -16,7 +16,8 @@ export async function registerSources(db: Kysely<Database>, sources: readonly Ca
     .onConflict((oc) =>
       oc
         .column("id")
-        .doUpdateSet({ url: (eb) => eb.ref("excluded.url") })
+        // A new address is a new catalog to read: due now (a lease on the old address too is void).
+        .doUpdateSet({ url: (eb) => eb.ref("excluded.url"), next_poll_at: now, lease_owner: null, lease_until: null })
         .where(sql<boolean>`catalog_sources.url is distinct from excluded.url`),
     )
     .execute();
