@@ -43,6 +43,8 @@ export const SIGNING_KEY_INFO = "x402-lookout watch webhook signing v1";
 export const DELIVERY_LEASE_MS = 60 * SECOND;
 /** Attempts in flight per alerter process; a hanging receiver holds one slot for at most the timeout. */
 export const DELIVERY_CONCURRENCY = 16;
+/** Attempts in flight for one customer (the paying wallet), all its watches and hosts together, per alerter process. */
+export const DELIVERY_PER_CUSTOMER = 4;
 /** Attempts in flight to one receiver host (all watches together), per alerter process. */
 export const DELIVERY_PER_HOST = 2;
 /** Attempts started per receiver host (all watches together), per alerter process: a burst, then a steady rate. */

@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
-import { TokenBuckets } from "../../lib/token-buckets.js";
-import { DELIVERY_CONCURRENCY, DELIVERY_HOST_RATE, DELIVERY_HOSTS_TRACKED, DELIVERY_LEASE_MS, DELIVERY_PER_HOST } from "./constants.js";
+import { DELIVERY_CONCURRENCY, DELIVERY_HOST_RATE, DELIVERY_HOSTS_TRACKED, DELIVERY_LEASE_MS, DELIVERY_PER_CUSTOMER, DELIVERY_PER_HOST } from "./constants.js";
+import { createDeliveryLimits } from "./delivery-limits.js";
 import { claimDelivery, recordAttempt, releaseDelivery, type AttemptResult, type ClaimedDelivery } from "./delivery-queue.js";
 import { sendDelivery, type Transport } from "./send-delivery.js";
 
@@ -19,6 +19,8 @@ export interface PoolDeps {
   concurrency?: number;
   /** Attempts in flight to one receiver host. */
   perHost?: number;
+  /** Attempts in flight for one customer's watches. */
+  perCustomer?: number;
   hostRate?: { capacity: number; perSecond: number };
   onResult?: (result: AttemptResult) => void;
   /** A claimed delivery put back because its host was over its rate. */
@@ -35,38 +37,32 @@ const zero = (): DeliverySummary => ({ attempted: 0, delivered: 0, retrying: 0, 
  * The delivery loop's slots. `fill` claims due alerts into free slots and returns once they are
  * sent off, never waiting for a receiver; each finished attempt frees its slot and fills again.
  * A receiver host holds at most `perHost` slots and starts attempts at most at its token rate,
- * whatever the number of watches naming it (its deliveries are skipped by the claim meanwhile),
- * so hanging receivers hold a bounded share and cannot be used to flood a third party. Retries
+ * whatever the number of watches naming it, and one customer's watches hold at most
+ * `perCustomer` slots whatever their hosts (the claim skips them meanwhile): a customer whose
+ * receivers hang holds a bounded share, and watches cannot be used to flood a third party. Retries
  * (where hanging receivers end up) take at most half the slots, first attempts go first.
  */
 export function createDeliveryPool(deps: PoolDeps) {
   const limit = deps.concurrency ?? DELIVERY_CONCURRENCY;
-  const perHost = deps.perHost ?? DELIVERY_PER_HOST;
   const retryLimit = Math.max(1, Math.floor(limit / 2));
-  const buckets = new TokenBuckets({ ...(deps.hostRate ?? DELIVERY_HOST_RATE), maxKeys: DELIVERY_HOSTS_TRACKED });
+  const limits = createDeliveryLimits({
+    perHost: deps.perHost ?? DELIVERY_PER_HOST,
+    perCustomer: deps.perCustomer ?? DELIVERY_PER_CUSTOMER,
+    hostRate: deps.hostRate ?? DELIVERY_HOST_RATE,
+    hostsTracked: DELIVERY_HOSTS_TRACKED,
+    wallMs: () => deps.transport.wallClock().getTime(),
+  });
   const running = new Set<Promise<void>>();
-  const hosts = new Map<string, number>();
-  const rateBlocked = new Map<string, number>();
   const totals = zero();
   let retries = 0;
   let stopped = false;
   let filling: Promise<number> | undefined;
   let again = false;
-  const wallMs = () => deps.transport.wallClock().getTime();
-
-  const skipHosts = () => {
-    const skip = [...hosts].filter(([, n]) => n >= perHost).map(([h]) => h);
-    for (const [h, until] of rateBlocked) {
-      if (until > wallMs()) skip.push(h);
-      else rateBlocked.delete(h);
-    }
-    return skip;
-  };
 
   function start(d: ClaimedDelivery): void {
     const retry = d.attempts > 0;
     if (retry) retries++;
-    hosts.set(d.webhookHost, (hosts.get(d.webhookHost) ?? 0) + 1);
+    limits.started(d);
     totals.attempted++;
     const attempt = (async () => {
       const outcome = await sendDelivery(deps.transport, d);
@@ -78,9 +74,7 @@ export function createDeliveryPool(deps: PoolDeps) {
       .catch((err: unknown) => deps.log.error({ err }, "webhook delivery could not be recorded"))
       .finally(() => {
         if (retry) retries--;
-        const left = (hosts.get(d.webhookHost) ?? 1) - 1;
-        if (left > 0) hosts.set(d.webhookHost, left);
-        else hosts.delete(d.webhookHost);
+        limits.ended(d);
         running.delete(attempt);
         if (!stopped) void fill();
       });
@@ -92,11 +86,9 @@ export function createDeliveryPool(deps: PoolDeps) {
     try {
       while (!stopped && running.size < limit) {
         const now = deps.clock.now();
-        const d = await claimDelivery(deps.db, deps.owner, now, DELIVERY_LEASE_MS, { firstAttemptsOnly: retries >= retryLimit, skipHosts: skipHosts() });
+        const d = await claimDelivery(deps.db, deps.owner, now, DELIVERY_LEASE_MS, { firstAttemptsOnly: retries >= retryLimit, ...limits.skip() });
         if (!d) break;
-        const waitS = buckets.take(d.webhookHost, wallMs());
-        if (waitS > 0) {
-          rateBlocked.set(d.webhookHost, wallMs() + waitS * 1000);
+        if (!limits.admit(d)) {
           await releaseDelivery(deps.db, deps.owner, d, now);
           deps.onDeferred?.();
           continue;
@@ -135,9 +127,10 @@ export function createDeliveryPool(deps: PoolDeps) {
       const before = { ...totals };
       for (;;) {
         await fill();
+        const unblock = limits.nextUnblockMs();
         if (running.size > 0) await Promise.all([...running]);
-        // A host over its rate: wait for its block to end (skipHosts then forgets it) and claim again.
-        else if (rateBlocked.size > 0) await sleep(Math.max(0, Math.min(...rateBlocked.values()) - wallMs()));
+        // A host over its rate: wait for its block to end (the claim then takes it again).
+        else if (unblock !== undefined) await sleep(unblock);
         else break;
       }
       return { attempted: totals.attempted - before.attempted, ...diff(totals, before) };

@@ -17,11 +17,16 @@ export interface ClaimedDelivery {
   webhookUrl: string;
   /** Receiver host, lower case, no port: the unit of the per-host limits. */
   webhookHost: string;
+  /** Who bought the watch (the paying wallet, or the watch itself when none): the unit of the per-customer limit. */
+  customer: string;
   /** The secret as kept (sealed-secret.ts); null on watches made before decision 0025. */
   secretSealed: Buffer | null;
   /** The HKDF-derived key of those older watches. */
   legacyKey: Buffer | null;
 }
+
+/** A watch's customer: the wallet that paid for it, or the watch itself when none did. */
+const CUSTOMER = (alias: string) => sql<string>`coalesce(lower(${sql.ref(`${alias}.payer_address`)}), ${sql.ref(`${alias}.id`)}::text)`;
 
 type ClaimedRow = {
   id: string;
@@ -30,6 +35,7 @@ type ClaimedRow = {
   attempts: number;
   webhook_url: string;
   webhook_host: string;
+  customer: string;
   secret_sealed: Buffer | null;
   signing_key: Buffer | null;
 };
@@ -47,9 +53,10 @@ export async function claimDelivery(
   owner: string,
   now: Date,
   leaseMs: number,
-  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[] } = {},
+  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[]; skipCustomers?: readonly string[] } = {},
 ): Promise<ClaimedDelivery | undefined> {
   const skip = JSON.stringify(opts.skipHosts ?? []);
+  const skipCustomers = JSON.stringify(opts.skipCustomers ?? []);
   const rows = await claim<ClaimedRow, "webhook_deliveries">(db, DELIVERIES, {
     owner,
     now,
@@ -62,6 +69,7 @@ export async function claimDelivery(
         sql<boolean>`(${opts.firstAttemptsOnly === true} = false or p.attempts = 0)`,
         isLive("pw", now),
         sql<boolean>`not exists (select 1 from jsonb_array_elements_text(${skip}::jsonb) as h(host) where h.host = pw.webhook_host)`,
+        sql<boolean>`not exists (select 1 from jsonb_array_elements_text(${skipCustomers}::jsonb) as c(key) where c.key = ${CUSTOMER("pw")})`,
         sql<boolean>`not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)
@@ -72,7 +80,7 @@ export async function claimDelivery(
       lock: "update",
     },
     from: { table: sql`watches as w`, on: sql<boolean>`w.id = d.watch_id` },
-    returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.webhook_host, w.secret_sealed, w.signing_key`,
+    returning: sql`d.id, d.watch_id, d.payload, d.attempts, w.webhook_url, w.webhook_host, ${CUSTOMER("w")} as customer, w.secret_sealed, w.signing_key`,
   });
   const r = rows[0];
   return (
@@ -83,6 +91,7 @@ export async function claimDelivery(
       attempts: r.attempts,
       webhookUrl: r.webhook_url,
       webhookHost: r.webhook_host,
+      customer: r.customer,
       secretSealed: r.secret_sealed,
       legacyKey: r.signing_key,
     }

@@ -26,6 +26,8 @@ export interface AlerterOptions {
   concurrency?: number;
   /** Delivery attempts in flight to one receiver host. */
   perHost?: number;
+  /** Delivery attempts in flight for one customer's watches. */
+  perCustomer?: number;
   /** Attempts started per receiver host: burst and steady rate. */
   hostRate?: { capacity: number; perSecond: number };
   /** Time-out of one delivery attempt (default DELIVERY_TIMEOUT_MS). */
@@ -54,6 +56,7 @@ export function createWatchService(handle: DbHandle, clock: Clock, metrics: Regi
       random: opts.random,
       concurrency: opts.concurrency,
       perHost: opts.perHost,
+      perCustomer: opts.perCustomer,
       hostRate: opts.hostRate,
       onResult: (status) => m.deliveries.inc({ status }),
       onDeferred: () => m.hostDeferrals.inc(),
