@@ -5,6 +5,7 @@ import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createAppContext, Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
+import { DataDirLocked } from "./db/data-dir-lock.js";
 import { migrate } from "./db/migrate.js";
 import { startDemoFleet, type DemoFleet } from "./demo/index.js";
 import { createAdminApp } from "./http/operations.js";
@@ -74,7 +75,9 @@ async function main(config: Config): Promise<void> {
     }
     if (url) showBanner(ctx, { url, demo: fleet && demoShown(fleet) });
   } catch (err) {
-    log.fatal({ err }, "start-up failed");
+    // The operator's mistake, not a bug: the line says what to do, a stack would bury it.
+    if (err instanceof DataDirLocked) log.fatal({ folder: err.folder }, err.message);
+    else log.fatal({ err }, "start-up failed");
     stop("start-up failed", 1);
   }
 }

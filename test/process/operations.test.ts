@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { anvilAccount } from "../../src/chain/devnet-accounts.js";
 import { freePort } from "../helpers/free-port.js";
@@ -41,7 +44,7 @@ describe("npm start, as an operator runs it", () => {
       await new Promise((r) => setTimeout(r, 500));
       ready = await fetch(`${url}/readyz`);
     }
-    const report = await ready.json();
+    const report = (await ready.json()) as { checks: Record<string, unknown> };
     expect(ready.status, JSON.stringify(report)).toBe(200);
     expect(Object.keys(report.checks)).toEqual(["process", "database", "verdicts", "catalog", "facilitator"]);
 
@@ -54,4 +57,24 @@ describe("npm start, as an operator runs it", () => {
     svc.child.kill("SIGTERM");
     expect(await svc.exited).toBe(0);
   }, 150_000);
+
+  it("refuses a second service on the same data folder with one line naming it", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "lookout-shared-"));
+    svc = spawnService({ DATA_DIR: folder });
+    const second = { svc: undefined as SpawnedService | undefined };
+    try {
+      await svc.waitForLine((l) => l.msg === "database ready", 30_000);
+      second.svc = spawnService({ DATA_DIR: folder });
+      expect(await second.svc.exited).toBe(1);
+      const fatal = second.svc.lines.find((l) => l.level === 60)!;
+      expect(fatal.msg).toBe(
+        `the embedded database at ${resolve(folder)} is in use by another process; one process per DATA_DIR (stop the other one), or set DATABASE_URL to share PostgreSQL between processes`,
+      );
+      expect(fatal.err).toBeUndefined(); // no stack trace
+    } finally {
+      second.svc?.cleanup();
+      svc.cleanup();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
