@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
 import { openSecret, sealSecret, SecretUnavailable } from "../../src/services/watch/sealed-secret.js";
 import { deriveSigningKey, hashSecret, signingSecretOf } from "../../src/services/watch/secrets.js";
 import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
@@ -21,6 +22,16 @@ describe("sealed secrets (decision 0025)", () => {
     expect(() => openSecret(undefined, ID, sealed)).toThrow(/WATCH_SECRET_KEY, which is not set/);
     // Without a key the secret is kept as-is and opens without one.
     expect(openSecret(undefined, ID, sealSecret(undefined, ID, SECRET))).toBe(SECRET);
+  });
+
+  it("take WATCH_SECRET_KEY as 32 bytes in hex or base64, and refuse anything else without echoing it", () => {
+    expect(loadConfig({ WATCH_SECRET_KEY: KEY.toString("hex") }).watchSecretKey!.equals(KEY)).toBe(true);
+    expect(loadConfig({ WATCH_SECRET_KEY: KEY.toString("base64") }).watchSecretKey!.equals(KEY)).toBe(true);
+    expect(loadConfig({}).watchSecretKey).toBeUndefined();
+    const short = KEY.subarray(0, 16).toString("hex");
+    expect(() => loadConfig({ WATCH_SECRET_KEY: short })).toThrow(ConfigError);
+    expect(() => loadConfig({ WATCH_SECRET_KEY: short })).toThrow(/WATCH_SECRET_KEY/);
+    expect(() => loadConfig({ WATCH_SECRET_KEY: short })).not.toThrow(new RegExp(short));
   });
 });
 
