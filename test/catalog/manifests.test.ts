@@ -19,12 +19,20 @@ let catalog: CatalogServer;
 const requests: string[] = [];
 let wellKnown: unknown;
 let openapi: unknown;
+let paidBroken = false;
 
 beforeAll(async () => {
   ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "true" });
   origin = await startServer((req, res) => {
     req.resume();
     requests.push(req.url ?? "");
+    // Named without terms in the manifest: one answers a 402 (its terms in the v2 header), one is free.
+    if (req.url === "/paid" && paidBroken) return req.socket.destroy();
+    if (req.url === "/paid") {
+      const challenge = { x402Version: 2, resource: { url: `${origin.url}/paid` }, accepts: [{ ...terms, amount: "7000" }] };
+      return res.writeHead(402, { "payment-required": Buffer.from(JSON.stringify(challenge)).toString("base64") }).end("{}");
+    }
+    if (req.url === "/free") return res.writeHead(200, { "content-type": "application/json" }).end("{}");
     const doc = req.url === "/.well-known/x402" ? wellKnown : req.url === "/openapi.json" ? openapi : undefined;
     if (doc === undefined) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(doc));
@@ -32,6 +40,8 @@ beforeAll(async () => {
   wellKnown = {
     resources: [
       { resource: `${origin.url}/weather`, method: "GET", accepts: [terms] },
+      "GET /paid",
+      "/free",
       // Another origin's endpoint: a manifest speaks for its own origin only.
       { resource: "https://elsewhere.example/x", method: "GET", accepts: [terms] },
     ],
@@ -66,9 +76,11 @@ describe("origin manifests", () => {
     ctx.clock.advance(2 * HOUR);
     const summaries = await ingestOnce(ctx, [catalog.url], on);
     const manifest = summaries.find((s) => s.sourceId === `manifest:${origin.url}`);
-    expect(manifest).toMatchObject({ complete: true, status: "ok", pages: 2, itemsValid: 2 });
-    expect(requests.sort()).toEqual(["/.well-known/x402", "/openapi.json"]);
-    expect(await active()).toEqual([`POST ${origin.url}/listed`, `POST ${origin.url}/search`, `GET ${origin.url}/weather`]);
+    expect(manifest).toMatchObject({ complete: true, status: "ok", pages: 2, itemsValid: 3 });
+    expect(requests.sort()).toEqual(["/.well-known/x402", "/free", "/openapi.json", "/paid"]);
+    expect(await active()).toEqual([`POST ${origin.url}/listed`, `GET ${origin.url}/paid`, `POST ${origin.url}/search`, `GET ${origin.url}/weather`]);
+    const paid = await ctx.db.db.selectFrom("listings").select(["price_atomic", "pay_to"]).where("url", "=", `${origin.url}/paid`).executeTakeFirstOrThrow();
+    expect(paid).toEqual({ price_atomic: "7000", pay_to: PAYEE });
     const row = await ctx.db.db.selectFrom("catalog_sources").select(["kind", "url"]).where("id", "=", `manifest:${origin.url}`).executeTakeFirstOrThrow();
     expect(row).toEqual({ kind: "manifest", url: origin.url });
     const search = await ctx.db.db
@@ -86,10 +98,12 @@ describe("origin manifests", () => {
     await ingestOnce(ctx, [catalog.url], on);
     expect(requests).toEqual([]);
     openapi = { openapi: "3.1.0", paths: {} };
+    // A resource that gives no answer this time is not taken for gone.
+    paidBroken = true;
     ctx.clock.advance(6 * HOUR);
     const summaries = await ingestOnce(ctx, [catalog.url], on);
     expect(summaries.find((s) => s.sourceId === `manifest:${origin.url}`)).toMatchObject({ complete: true, removed: 1 });
-    expect(await active()).toEqual([`POST ${origin.url}/listed`, `GET ${origin.url}/weather`]);
+    expect(await active()).toEqual([`POST ${origin.url}/listed`, `GET ${origin.url}/paid`, `GET ${origin.url}/weather`]);
   });
 
   it("that fail to answer take nothing away", async () => {

@@ -29,6 +29,9 @@ export const MANIFEST_POLLS_PER_CYCLE = 40;
 export const MANIFEST_CONCURRENCY = 4;
 export const MANIFEST_TIMEOUT_MS = 5_000;
 export const MANIFEST_MAX_BYTES = 2 * 1024 * 1024;
+/** Resources a manifest names without terms are asked for their 402: this many per origin and poll, this much body read. */
+export const MANIFEST_CHALLENGES_PER_ORIGIN = 20;
+export const MANIFEST_CHALLENGE_BYTES = 256 * 1024;
 
 /** Backoff of a failing source: BASE * 2^(failures - 1), capped, times a jitter factor. */
 export const BACKOFF_BASE_MS = 30_000;

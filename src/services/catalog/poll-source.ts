@@ -64,11 +64,11 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   });
   if (c.valid > 0 || removed > 0) await refreshProviderNames(db, clock.now());
 
-  if (c.malformed > 0)
-    log.warn({ source: spec.id, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
-  if (held) log.warn({ source: spec.id, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
   // Most origins publish no manifest, or answer with a page or a 402: routine, not a warning.
   const failedAt = spec.kind === "manifest" ? "debug" : "warn";
+  if (c.malformed > 0)
+    log[failedAt]({ source: spec.id, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
+  if (held) log.warn({ source: spec.id, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
   if (outcome.failed)
     log[failedAt]({ source: spec.id, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
   return {
