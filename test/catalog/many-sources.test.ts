@@ -159,5 +159,19 @@ describe("many sources, one catalog", () => {
     ctx.clock.advance(2 * HOUR);
     await ingestOnce(ctx, [broken.url]);
     expect(await active("https://broken.example/")).toEqual([]);
+    const id = await idOf("https://broken.example/0");
+
+    // Past its grace, a partial poll brings nothing back (no flapping in and out every cycle)...
+    ctx.clock.advance(2 * HOUR);
+    const [partial] = await ingestOnce(ctx, [broken.url]);
+    expect(partial).toMatchObject({ status: "partial", added: 0 });
+    expect(await active("https://broken.example/")).toEqual([]);
+    // ...a complete one does, ids kept.
+    broken.fault = undefined;
+    ctx.clock.advance(2 * HOUR);
+    const [complete] = await ingestOnce(ctx, [broken.url]);
+    expect(complete).toMatchObject({ complete: true, added: 2 });
+    expect(await active("https://broken.example/")).toEqual(["https://broken.example/0", "https://broken.example/1"]);
+    expect(await idOf("https://broken.example/0")).toBe(id);
   });
 });

@@ -32,6 +32,8 @@ export class ListingCollector {
     private readonly db: Kysely<Database>,
     private readonly source: CatalogSource,
     private readonly seenAt: Date,
+    /** False for a source past its grace: its sightings bring nothing back until a poll completes. */
+    private readonly relist = true,
   ) {}
 
   async add(items: readonly unknown[], x402Version: number): Promise<void> {
@@ -80,7 +82,7 @@ export class ListingCollector {
   private async write(batch: ParsedListing[]): Promise<void> {
     try {
       await upsertGroups(this.db, batch, this.seenAt, this.groupsDone);
-      const c = await upsertListings(this.db, batch, this.source, this.seenAt);
+      const c = await upsertListings(this.db, batch, this.source, this.seenAt, this.relist);
       this.counts.inserted += c.inserted;
       this.counts.reactivated += c.reactivated;
       this.counts.updated += c.updated;

@@ -20,7 +20,8 @@ const COLUMNS = [
 
 /**
  * Records that `sourceId` lists the batch's listings and what it says of each (one statement,
- * in listing id order, the lock order of every writer). A sighting lists the listing again.
+ * in listing id order, the lock order of every writer). A sighting lists the listing again,
+ * unless the source is past its grace (`relist` false).
  */
 export async function recordListingSources(
   db: Kysely<Database>,
@@ -28,6 +29,7 @@ export async function recordListingSources(
   batch: readonly ParsedListing[],
   written: ReadonlyArray<{ id: number; url_normalized: string; method: string }>,
   now: Date,
+  relist = true,
 ): Promise<void> {
   const byKey = new Map(batch.map((l) => [`${l.method} ${l.urlNormalized}`, l]));
   const rows = written
@@ -54,8 +56,8 @@ export async function recordListingSources(
   const setExcluded = sql.raw(COLUMNS.map((c) => `${c} = excluded.${c}`).join(", "));
   await sql`
     insert into listing_sources (listing_id, source_id, ${cols}, first_seen_at, last_seen_at, listed)
-    select x.listing_id, ${sourceId}, ${fromX}, ${now}, ${now}, true
+    select x.listing_id, ${sourceId}, ${fromX}, ${now}, ${now}, ${relist}::boolean
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${TERMS}
     on conflict (listing_id, source_id) do update set ${setExcluded},
-      last_seen_at = greatest(listing_sources.last_seen_at, excluded.last_seen_at), listed = true`.execute(db);
+      last_seen_at = greatest(listing_sources.last_seen_at, excluded.last_seen_at), listed = listing_sources.listed or excluded.listed`.execute(db);
 }

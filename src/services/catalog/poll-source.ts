@@ -6,7 +6,7 @@ import { ListingCollector } from "./listing-collector.js";
 import { paginate, type PageHandler, type PaginationOutcome } from "./paginate.js";
 import { closePoll, openPoll } from "./poll-record.js";
 import { refreshProviderNames } from "./provider-names.js";
-import { unlistUnseen } from "./retire-listings.js";
+import { relistSeen, sourceCounts, unlistUnseen } from "./retire-listings.js";
 import { releaseSource, type SourceOutcome } from "./source-lease.js";
 import type { CatalogSource } from "./source-spec.js";
 import type { IngestOptions, PollSummary } from "./types.js";
@@ -37,7 +37,9 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   const startedAt = clock.now();
   const source = spec.url;
   const pollId = await openPoll(db, spec, startedAt);
-  const collector = new ListingCollector(db, spec, startedAt);
+  // A source past its grace writes what it sees but brings nothing back unless this poll completes.
+  const counting = await sourceCounts(db, spec.id, startedAt, opts.sourceGraceMs);
+  const collector = new ListingCollector(db, spec, startedAt, counting);
   const onPage: PageHandler = (items, version) => collector.add(items, version);
   const pages = await (walk ? walk(onPage, signal) : paginate(source, opts, onPage, signal));
   await collector.flush();
@@ -50,6 +52,8 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   const { removed, nextPollAt } = await db.transaction().execute(async (trx) => {
     const now = clock.now();
     const removed = pages.complete && !held ? await unlistUnseen(trx, spec.id, startedAt, now, [...collector.malformedUrls]) : 0;
+    // Back within its grace: what this poll saw is listed again.
+    if (pages.complete && !counting) c.reactivated += await relistSeen(trx, spec.id, startedAt, now);
     await closePoll(trx, pollId, now, {
       complete: pages.complete,
       itemsSeen: c.seen,

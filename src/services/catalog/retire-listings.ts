@@ -53,3 +53,27 @@ export async function retireStaleSources(db: Kysely<Database>, now: Date, graceM
     now,
   );
 }
+
+/** Whether a source counts: its last complete poll (else its registration) is within the grace. */
+export async function sourceCounts(db: Kysely<Database>, sourceId: string, now: Date, graceMs: number): Promise<boolean> {
+  const { rows } = await sql<{ counts: boolean }>`
+    select coalesce(last_success_at, created_at) >= ${new Date(now.getTime() - graceMs)} as counts
+    from catalog_sources where id = ${sourceId}`.execute(db);
+  return rows[0]?.counts ?? true;
+}
+
+/**
+ * A complete poll of a source that was past its grace: what it saw (last_seen_at from the
+ * poll's start) is listed again and back in the catalog, ids kept. Returns how many came back.
+ */
+export async function relistSeen(db: Kysely<Database>, sourceId: string, pollStartedAt: Date, now: Date): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    with relisted as (
+      update listing_sources set listed = true
+      where source_id = ${sourceId} and not listed and last_seen_at >= ${pollStartedAt}
+      returning listing_id)
+    update listings as l set is_active = true, deactivated_at = null, updated_at = ${now}
+    from relisted as r where l.id = r.listing_id and not l.is_active
+    returning l.id`.execute(db);
+  return rows.length;
+}

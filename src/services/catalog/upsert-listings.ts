@@ -103,9 +103,17 @@ function record(l: ParsedListing, source: string, now: Date) {
  * inserted in between. first_seen_at and next_probe_at are set on insert only; updated_at moves
  * only when something changed. Services and providers must exist already (foreign keys). The
  * listing's columns follow the latest sighting of any source; what each source says is kept in
- * listing_sources, and its terms in the quote history under the source's id.
+ * listing_sources, and its terms in the quote history under the source's id. Without `relist`
+ * (a source past its grace, docs/catalog.md) sightings update what is known but bring nothing
+ * back into the active catalog: its complete poll does that (relistSeen).
  */
-export async function upsertListings(db: Kysely<Database>, batch: readonly ParsedListing[], entry: string | CatalogSource, now: Date): Promise<UpsertCounts> {
+export async function upsertListings(
+  db: Kysely<Database>,
+  batch: readonly ParsedListing[],
+  entry: string | CatalogSource,
+  now: Date,
+  relist = true,
+): Promise<UpsertCounts> {
   if (batch.length === 0) return { inserted: 0, reactivated: 0, updated: 0 };
   const source = sourceOf(entry);
   // One lock order for every writer: concurrent ingesters cannot deadlock on shared listings.
@@ -131,12 +139,12 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
   for (const r of records) {
     const p = prev.get(keyOf(r.url_normalized, r.method));
     if (!p) {
-      counts.inserted++;
+      if (relist) counts.inserted++;
       fresh.push(r);
       continue;
     }
     seen.push(r);
-    if (!p.is_active) counts.reactivated++;
+    if (!p.is_active) counts.reactivated += relist ? 1 : 0;
     else if (
       p.price_atomic !== r.price_atomic ||
       p.currency !== r.currency ||
@@ -150,8 +158,9 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
   if (seen.length > 0) {
     const { rows } = await sql<(typeof written)[number]>`
       update listings as l
-      set ${setFromX}, last_seen_at = greatest(l.last_seen_at, ${now}), is_active = true, deactivated_at = null,
-          updated_at = case when not l.is_active or ${changed} then ${now} else l.updated_at end
+      set ${setFromX}, last_seen_at = greatest(l.last_seen_at, ${now}), is_active = l.is_active or ${relist}::boolean,
+          deactivated_at = case when ${relist}::boolean then null else l.deactivated_at end,
+          updated_at = case when (not l.is_active and ${relist}::boolean) or ${changed} then ${now} else l.updated_at end
       from jsonb_to_recordset(${toJson(seen)}::jsonb) as ${RECORDSET}
       where l.url_normalized = x.url_normalized and l.method = x.method
       returning l.id, l.url_normalized, l.method`.execute(db);
@@ -159,16 +168,17 @@ export async function upsertListings(db: Kysely<Database>, batch: readonly Parse
   }
   if (fresh.length > 0) {
     const { rows } = await sql<(typeof written)[number]>`
-      insert into listings (url_normalized, method, ${columns}, first_seen_at, last_seen_at, is_active, next_probe_at, updated_at)
-      select x.url_normalized, x.method, ${fromX}, ${now}, ${now}, true, x.next_probe_at, ${now}
+      insert into listings (url_normalized, method, ${columns}, first_seen_at, last_seen_at, is_active, deactivated_at, next_probe_at, updated_at)
+      select x.url_normalized, x.method, ${fromX}, ${now}, ${now}, ${relist}::boolean, ${relist ? null : now}::timestamptz, x.next_probe_at, ${now}
       from jsonb_to_recordset(${toJson(fresh)}::jsonb) as ${RECORDSET}
       on conflict (url_normalized, method) do update set ${setFromExcluded},
-        last_seen_at = greatest(listings.last_seen_at, excluded.last_seen_at), is_active = true, deactivated_at = null,
+        last_seen_at = greatest(listings.last_seen_at, excluded.last_seen_at), is_active = listings.is_active or excluded.is_active,
+        deactivated_at = case when excluded.is_active then null else listings.deactivated_at end,
         updated_at = excluded.updated_at
       returning id, url_normalized, method`.execute(db);
     written.push(...rows);
   }
-  await recordListingSources(db, source.id, batch, written, now);
+  await recordListingSources(db, source.id, batch, written, now, relist);
   await recordQuotes(db, catalogSightings(batch, written, source.id, now));
   return counts;
 }
