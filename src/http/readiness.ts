@@ -18,6 +18,7 @@ const FACILITATOR_DEADLINE_MS = 5_000;
 // An answer is kept this long, a failure less: a recovered facilitator is seen again soon.
 const FACILITATOR_OK_TTL_MS = 30_000;
 const FACILITATOR_FAIL_TTL_MS = 5_000;
+const SHARED_MS = 1_000;
 
 /** /readyz's checks (docs/operations.md): what must hold for this process to take traffic. */
 export function createReadinessProbe(ctx: Pick<AppContext, "db" | "clock" | "config" | "readiness">): () => Promise<ReadyReport> {
@@ -34,7 +35,14 @@ export function createReadinessProbe(ctx: Pick<AppContext, "db" | "clock" | "con
     return check;
   };
 
-  return async () => {
+  // /readyz is public: calls within a second share one evaluation (four indexed reads).
+  let last: { at: number; report: Promise<ReadyReport> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at >= SHARED_MS) last = { at: Date.now(), report: evaluate() };
+    return last.report;
+  };
+
+  async function evaluate(): Promise<ReadyReport> {
     const now = ctx.clock.now();
     const bounds = ctx.config.ready;
     const live = ctx.readiness.snapshot();
@@ -67,7 +75,7 @@ export function createReadinessProbe(ctx: Pick<AppContext, "db" | "clock" | "con
             facilitator: facilitatorResult,
           };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
-  };
+  }
 }
 
 function ageCheck(what: string, at: Date | null, now: Date, maxSeconds: number, inGrace: boolean): Check {
