@@ -19,9 +19,12 @@ const databaseFree = [
   "test/client/contracts.test.ts",
   "test/client/package-parts.test.ts",
   "test/probes/endpoint-probe.test.ts",
+  "test/probes/profiles.test.ts",
+  "test/db/data-dir-lock.test.ts", // PGlite data folders of its own, locked by two processes
   "test/payments/credit-durability.test.ts", // its own PGlite data dir, killed and reopened
   "test/process/start-stop.test.ts",
   "test/process/guarded-agent.test.ts",
+  "test/process/operations.test.ts",
 ];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
