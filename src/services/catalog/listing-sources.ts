@@ -21,7 +21,8 @@ const COLUMNS = [
 /**
  * Records that `sourceId` lists the batch's listings and what it says of each (one statement,
  * in listing id order, the lock order of every writer). A sighting lists the listing again,
- * unless the source is past its grace (`relist` false).
+ * unless the source is past its grace (`relist` false). Listings written for no registered
+ * source (seeds, tools) get no row, so they are never the catalog's to retire.
  */
 export async function recordListingSources(
   db: Kysely<Database>,
@@ -58,6 +59,7 @@ export async function recordListingSources(
     insert into listing_sources (listing_id, source_id, ${cols}, first_seen_at, last_seen_at, listed)
     select x.listing_id, ${sourceId}, ${fromX}, ${now}, ${now}, ${relist}::boolean
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${TERMS}
+    where exists (select 1 from catalog_sources where id = ${sourceId})
     on conflict (listing_id, source_id) do update set ${setExcluded},
       last_seen_at = greatest(listing_sources.last_seen_at, excluded.last_seen_at), listed = listing_sources.listed or excluded.listed`.execute(db);
 }
