@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFreshness } from "../../src/db/read-models/operations-state.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startServer, type TestServer } from "../probes/helpers.js";
 import { startCatalogServer, type CatalogServer } from "./helpers/catalog-server.js";
@@ -104,6 +105,19 @@ describe("origin manifests", () => {
     const summaries = await ingestOnce(ctx, [catalog.url], on);
     expect(summaries.find((s) => s.sourceId === `manifest:${origin.url}`)).toMatchObject({ complete: true, removed: 1 });
     expect(await active()).toEqual([`POST ${origin.url}/listed`, `GET ${origin.url}/paid`, `GET ${origin.url}/weather`]);
+  });
+
+  it("are not catalog polls: whats-new and readiness count the configured catalog's only", async () => {
+    const since = new Date(0);
+    const polls = await ctx.db.db.selectFrom("catalog_polls").select(["source_id", "finished_at"]).where("complete", "=", true).execute();
+    const catalogPolls = polls.filter((p) => !p.source_id.startsWith("manifest:"));
+    expect(polls.length).toBeGreaterThan(catalogPolls.length);
+    const diff = await ctx.services.whatsNew.changes(since, 10, ctx.clock.now());
+    expect(diff.summary.polls_in_window).toBe(
+      (await ctx.db.db.selectFrom("catalog_polls").select("id").where("source_id", "not like", "manifest:%").execute()).length,
+    );
+    const newest = Math.max(...catalogPolls.map((p) => p.finished_at!.getTime()));
+    expect((await readFreshness(ctx.db, since)).catalogPollAt?.getTime()).toBe(newest);
   });
 
   it("that fail to answer take nothing away", async () => {

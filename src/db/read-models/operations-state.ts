@@ -16,12 +16,13 @@ export async function readFreshness(handle: Pick<DbHandle, "db" | "generation">,
   const { db } = handle;
   const [generation, poll, listing, failing] = await Promise.all([
     handle.generation.read(),
-    // Walks catalog_polls_started_at_idx backwards to the first complete poll.
+    // Walks catalog_polls_started_at_idx backwards to the first complete poll of a configured catalog.
     db
       .selectFrom("catalog_polls")
       .select("finished_at")
       .where("complete", "=", true)
       .where("finished_at", "is not", null)
+      .where("source_id", "in", (q) => q.selectFrom("catalog_sources").select("catalog_sources.id").where("catalog_sources.kind", "=", "bazaar"))
       .orderBy("started_at", "desc")
       .limit(1)
       .executeTakeFirst(),

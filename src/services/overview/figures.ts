@@ -31,7 +31,8 @@ export async function readOverview(db: Kysely<Database>, at: Date): Promise<Over
           where l.is_active and s.feed->>'ok' = 'false') as flagged,
         (select count(*)::int from probes where probed_at > ${hourAgo}::timestamptz) as probes,
         (select max(computed_at) from signal_snapshots) as verdict_at,
-        (select max(finished_at) from catalog_polls) as poll_at`.execute(db),
+        (select max(finished_at) from catalog_polls
+          where source_id in (select id from catalog_sources where kind = 'bazaar')) as poll_at`.execute(db),
     // The preflight view's codes (signal_snapshots.feed): the ones the endpoint list filters by.
     sql<{ code: string; n: number }>`
       select w as code, count(*)::int as n

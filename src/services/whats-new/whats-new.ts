@@ -48,6 +48,8 @@ export function createWhatsNewService(handle: Pick<DbHandle, "db" | "generation"
           .selectFrom("catalog_polls")
           .where("started_at", ">=", since)
           .where("started_at", "<=", now)
+          // The configured catalogs' polls: origin manifests are polled beside them on their own cadence.
+          .where("source_id", "in", (q) => q.selectFrom("catalog_sources").select("catalog_sources.id").where("catalog_sources.kind", "=", "bazaar"))
           .select([sql<number>`count(*)::int`.as("n"), sql<Date | null>`min(started_at)`.as("first"), sql<Date | null>`max(started_at)`.as("last")])
           .executeTakeFirstOrThrow(),
       ]);
