@@ -1,13 +1,15 @@
 import { lstatSync, readFileSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import lockfile from "proper-lockfile";
+import { isAlive, ownerIsGone, removeOwner, writeOwner } from "./lock-owner.js";
 
 /**
  * An exclusive lock on an embedded database folder. PGlite has no locking of its own and two
  * processes writing one folder corrupt it. The lock is proper-lockfile's: a directory made with
  * mkdir (atomic on every filesystem) whose mtime the holder refreshes, so it holds across process
- * id namespaces (two containers sharing a volume), and a holder that died leaves a lock that is
- * taken over once it is STALE_MS old.
+ * id namespaces (two containers sharing a volume). A holder that died leaves a lock that is taken
+ * over at once when its owner record shows a gone process of this namespace and boot
+ * (lock-owner.ts), else once it is STALE_MS old.
  */
 export interface DataDirLock {
   release(): void;
@@ -40,19 +42,14 @@ export function lockDataDir(path: string): DataDirLock {
   dropLegacyPidFile(lockPath, folder);
   let unlock: () => void;
   try {
-    unlock = lockfile.lockSync(lockPath, {
-      realpath: false,
-      lockfilePath: lockPath,
-      stale: STALE_MS,
-      update: UPDATE_MS,
-      // Another process took the lock over (this one stalled past STALE_MS): say so plainly; the
-      // default throws from a timer, which would kill the process mid-write.
-      onCompromised: (err) => console.error(`data-folder lock on ${folder} lost (${err.message}); stop one of the processes sharing it`),
-    });
+    unlock = take(lockPath, folder);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLocked(folder, heldHere.has(lockPath));
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+    if (heldHere.has(lockPath) || !ownerIsGone(lockPath)) throw new DataDirLocked(folder, heldHere.has(lockPath));
+    rmSync(lockPath, { recursive: true, force: true });
+    unlock = take(lockPath, folder);
   }
+  writeOwner(lockPath);
   heldHere.add(lockPath);
   let released = false;
   return {
@@ -60,6 +57,7 @@ export function lockDataDir(path: string): DataDirLock {
       if (released) return;
       released = true;
       heldHere.delete(lockPath);
+      removeOwner(lockPath);
       try {
         unlock();
       } catch {
@@ -67,6 +65,18 @@ export function lockDataDir(path: string): DataDirLock {
       }
     },
   };
+}
+
+function take(lockPath: string, folder: string): () => void {
+  return lockfile.lockSync(lockPath, {
+    realpath: false,
+    lockfilePath: lockPath,
+    stale: STALE_MS,
+    update: UPDATE_MS,
+    // Another process took the lock over (this one stalled past STALE_MS): say so plainly; the
+    // default throws from a timer, which would kill the process mid-write.
+    onCompromised: (err) => console.error(`data-folder lock on ${folder} lost (${err.message}); stop one of the processes sharing it`),
+  });
 }
 
 /** Versions before this one wrote a process-id file at the same path: removed when its process is gone. */
@@ -81,13 +91,4 @@ function dropLegacyPidFile(lockPath: string, folder: string): void {
   const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirLocked(folder, false);
   rmSync(lockPath, { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -23,9 +23,9 @@ const tempDir = () => {
 const namespaces = spawnSync("unshare", ["--user", "--map-root-user", "--pid", "--fork", "true"]).status === 0;
 
 /** Starts a holder process; resolves with its first line ("locked" or "refused ..."). */
-function holder(lockPath: string): Promise<{ line: string; child: ReturnType<typeof spawn> }> {
+function holder(lockPath: string, ownNamespace = namespaces): Promise<{ line: string; child: ReturnType<typeof spawn> }> {
   const node = [process.execPath, "--import", "tsx", "test/helpers/hold-data-dir.ts", lockPath];
-  const [cmd, ...args] = namespaces ? ["unshare", "--user", "--map-root-user", "--pid", "--fork", ...node] : node;
+  const [cmd, ...args] = ownNamespace ? ["unshare", "--user", "--map-root-user", "--pid", "--fork", ...node] : node;
   const child = spawn(cmd!, args, { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -67,6 +67,24 @@ describe("data-folder lock", () => {
     writeFileSync(join(legacyDir, "pglite.lock"), "99999999");
     lockDataDir(join(legacyDir, "pglite.lock")).release();
   });
+
+  it("takes over at once from a holder of this namespace killed outright, never from a live one", async () => {
+    const lockPath = join(tempDir(), "pglite.lock");
+    const killed = await holder(lockPath, false);
+    expect(killed.line).toBe("locked");
+    expect(() => lockDataDir(lockPath)).toThrow(DataDirLocked);
+    killed.child.kill("SIGKILL");
+    await new Promise((r) => killed.child.once("exit", r));
+    const taken = lockDataDir(lockPath);
+    taken.release();
+    // A holder in another pid namespace cannot be judged from here: only the stale period frees it.
+    if (namespaces) {
+      const apart = await holder(lockPath, true);
+      apart.child.kill("SIGKILL");
+      await new Promise((r) => apart.child.once("exit", r));
+      expect(() => lockDataDir(lockPath)).toThrow(DataDirLocked);
+    }
+  }, 60_000);
 
   it("refuses a fresh lock left by another holder", () => {
     const lockPath = join(tempDir(), "pglite.lock");

@@ -20,6 +20,7 @@ const ALL_TABLES = [
   "host_checks",
   "host_rate_limits",
   "listing_quotes",
+  "listing_sources",
   "listings",
   "live_probe_cache",
   "payments",

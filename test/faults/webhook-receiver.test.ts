@@ -73,7 +73,8 @@ describe("hanging webhook receivers", () => {
     expect(tick).toMatchObject({ attempted: 5, delivered: 1, retrying: 4 });
     expect(shared.on("/fast")).toHaveLength(1);
     expect(shared.on("/fast")[0]!.at - started).toBeLessThan(2_000);
-    expect(Date.now() - started).toBeLessThan(DELIVERY_TIMEOUT_MS + 3_000);
+    // The tick itself ends one time-out later; the margin is for a loaded machine (6.07 s seen in CI).
+    expect(Date.now() - started).toBeLessThan(DELIVERY_TIMEOUT_MS + 5_000);
     expect((await deliveriesOf(ctx, fast.watch.watchId))[0]).toMatchObject({ status: "delivered", attempts: 1 });
   }, 30_000);
 

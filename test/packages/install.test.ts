@@ -56,15 +56,15 @@ afterAll(async () => {
 });
 
 describe("the packed packages, installed into an empty project", () => {
-  it("hold only dist, package.json and README, and the client brings no server dependency", async ({ annotate }) => {
+  it("hold only dist, package.json, README and LICENSE, and the client brings no server dependency", async ({ annotate }) => {
     await annotate(`npm pack (with builds) ${app.timings.packMs} ms, npm install ${app.timings.installMs} ms`);
     expect(app.packed.map((p) => p.name)).toEqual(["@x402-lookout/contracts", "@x402-lookout/client", "@x402-lookout/mcp"]);
     for (const { name, files } of app.packed) {
       expect(
-        files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|package\.json|README\.md)$/.test(f)),
+        files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|package\.json|README\.md|LICENSE)$/.test(f)),
         name,
       ).toEqual([]);
-      expect(files, name).toEqual(expect.arrayContaining(["README.md", "package.json", "dist/index.js", "dist/index.d.ts"]));
+      expect(files, name).toEqual(expect.arrayContaining(["README.md", "LICENSE", "package.json", "dist/index.js", "dist/index.d.ts"]));
     }
     const tree = await installedTree(app.dir, "@x402-lookout/client");
     expect([...tree]).toEqual(expect.arrayContaining(["@x402-lookout/contracts", "@x402/core", "@x402/fetch", "zod", "jose"]));
