@@ -45,7 +45,7 @@ export const DELIVERY_LEASE_MS = 60 * SECOND;
 export const DELIVERY_CONCURRENCY = 16;
 /** Attempts in flight for one customer (the paying wallet), all its watches and hosts together, per alerter process. */
 export const DELIVERY_PER_CUSTOMER = 4;
-/** Attempts in flight to one receiver host (all watches together), per alerter process. */
+/** Attempts in flight to one receiver host (all watches together), per alerter process; one customer takes at most all but one. */
 export const DELIVERY_PER_HOST = 2;
 /** Attempts started per receiver host (all watches together), per alerter process: a burst, then a steady rate. */
 export const DELIVERY_HOST_RATE = { capacity: 10, perSecond: 5 };

@@ -19,14 +19,20 @@ function down(counts: Counts, key: string): void {
   else counts.delete(key);
 }
 
+const pairOf = (d: ClaimedDelivery) => JSON.stringify([d.webhookHost, d.customer]);
+
 /**
  * One process's per-receiver-host and per-customer limits: attempts in flight per host and per
- * customer, and a token bucket per host. What is at a limit is left out of the next claim.
+ * customer, and a token bucket per host. One customer holds at most all but one of a host's
+ * slots, so customers whose receivers hang on a shared host (a webhook platform) never block the
+ * host for the others. What is at a limit is left out of the next claim.
  */
 export function createDeliveryLimits(o: DeliveryLimitsOptions) {
   const buckets = new TokenBuckets({ ...o.hostRate, maxKeys: o.hostsTracked });
   const hosts: Counts = new Map();
   const customers: Counts = new Map();
+  const pairs: Counts = new Map();
+  const perPair = Math.max(1, o.perHost - 1);
   const blocked = new Map<string, number>();
   return {
     /** Hosts and customers the next claim must skip. */
@@ -36,7 +42,7 @@ export function createDeliveryLimits(o: DeliveryLimitsOptions) {
         if (until > o.wallMs()) skipHosts.push(h);
         else blocked.delete(h);
       }
-      return { skipHosts, skipCustomers: full(customers, o.perCustomer) };
+      return { skipHosts, skipCustomers: full(customers, o.perCustomer), skipHostCustomers: full(pairs, perPair) };
     },
     /** Takes a token of the delivery's host; false (the host is blocked until one is back) when it has none. */
     admit(d: ClaimedDelivery): boolean {
@@ -47,10 +53,12 @@ export function createDeliveryLimits(o: DeliveryLimitsOptions) {
     started(d: ClaimedDelivery): void {
       up(hosts, d.webhookHost);
       up(customers, d.customer);
+      up(pairs, pairOf(d));
     },
     ended(d: ClaimedDelivery): void {
       down(hosts, d.webhookHost);
       down(customers, d.customer);
+      down(pairs, pairOf(d));
     },
     /** Milliseconds until the first blocked host may be claimed again; undefined when none is blocked. */
     nextUnblockMs(): number | undefined {

@@ -53,10 +53,12 @@ export async function claimDelivery(
   owner: string,
   now: Date,
   leaseMs: number,
-  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[]; skipCustomers?: readonly string[] } = {},
+  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[]; skipCustomers?: readonly string[]; skipHostCustomers?: readonly string[] } = {},
 ): Promise<ClaimedDelivery | undefined> {
   const skip = JSON.stringify(opts.skipHosts ?? []);
   const skipCustomers = JSON.stringify(opts.skipCustomers ?? []);
+  // Each a JSON [host, customer] pair (delivery-limits.ts).
+  const skipPairs = JSON.stringify((opts.skipHostCustomers ?? []).map((p) => JSON.parse(p) as [string, string]));
   const rows = await claim<ClaimedRow, "webhook_deliveries">(db, DELIVERIES, {
     owner,
     now,
@@ -70,6 +72,8 @@ export async function claimDelivery(
         isLive("pw", now),
         sql<boolean>`not exists (select 1 from jsonb_array_elements_text(${skip}::jsonb) as h(host) where h.host = pw.webhook_host)`,
         sql<boolean>`not exists (select 1 from jsonb_array_elements_text(${skipCustomers}::jsonb) as c(key) where c.key = ${CUSTOMER("pw")})`,
+        sql<boolean>`not exists (select 1 from jsonb_array_elements(${skipPairs}::jsonb) as x(pair)
+          where x.pair->>0 = pw.webhook_host and x.pair->>1 = ${CUSTOMER("pw")})`,
         sql<boolean>`not exists (
             select 1 from webhook_deliveries as q
             where q.watch_id = p.watch_id and q.status = 'pending' and (q.created_at, q.id) < (p.created_at, p.id)

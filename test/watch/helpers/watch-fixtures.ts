@@ -40,11 +40,11 @@ export async function watchOn(
   receiver: Receiver,
   path: string,
   url: string,
-  opts: { signals?: WarningCode[]; lookup?: LookupFunction; webhookUrl?: string } = {},
+  opts: { signals?: WarningCode[]; lookup?: LookupFunction; webhookUrl?: string; payer?: string } = {},
 ): Promise<CreatedWatch> {
   const w = await createWatch(
     { db: ctx.db.db, clock: ctx.clock, rules: { allowPrivate: ctx.config.allowPrivateWebhooks }, lookup: opts.lookup },
-    { url, webhookUrl: opts.webhookUrl ?? `${receiver.url}${path}`, signals: opts.signals ?? ["dead"] },
+    { url, webhookUrl: opts.webhookUrl ?? `${receiver.url}${path}`, signals: opts.signals ?? ["dead"], payer: opts.payer ?? null },
   );
   receiver.trust(path, w.signingSecret);
   return w;
