@@ -26,7 +26,14 @@ const databaseFree = [
   "test/process/guarded-agent.test.ts",
   "test/process/operations.test.ts",
 ];
+/**
+ * Files whose subject is not the database, run in the PGlite pass only: pages in a real browser
+ * and the packed packages (their queries are the explorer's and the routes', tested on both
+ * databases elsewhere), and demo mode's first ten minutes (demo mode is PGlite by definition).
+ */
+const notTheDatabase = ["test/browser/**", "test/packages/**", "test/acceptance/first-ten-minutes.test.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const postgresSkips = onPostgres ? [...databaseFree, ...notTheDatabase] : [];
 
 /**
  * Two projects: the suite, files in parallel; and the process tests, which time `npm start`
@@ -39,10 +46,10 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@x402-lookout/source", ...defaultServerConditions] } },
   test: {
     projects: [
-      { extends: true, test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...(onPostgres ? databaseFree : [])] } },
+      { extends: true, test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...postgresSkips] } },
       {
         extends: true,
-        test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: onPostgres ? databaseFree : [], fileParallelism: false },
+        test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: postgresSkips, fileParallelism: false },
       },
     ],
   },
