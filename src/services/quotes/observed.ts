@@ -1,5 +1,5 @@
 import { canonicalAddress } from "@x402-lookout/contracts/quote";
-import { canonicalNetwork } from "../../lib/assets.js";
+import { canonicalNetwork, sameAsset } from "../../lib/assets.js";
 import { THRESHOLDS as T } from "../signals/constants.js";
 import type { CatalogTerms, ObservedQuote, SeenValues } from "./types.js";
 
@@ -49,7 +49,7 @@ export function observedQuote(spans: readonly QuoteSpan[], now: Date): ObservedQ
   const live = newest[0]!;
   const dayBefore = live.last_seen_at.getTime() - T.priceSwitchWindowMs;
   const sameMoney = (s: QuoteSpan) =>
-    canonicalNetwork(s.network) === canonicalNetwork(live.network) && (s.asset ?? "").toLowerCase() === (live.asset ?? "").toLowerCase();
+    canonicalNetwork(s.network) === canonicalNetwork(live.network) && sameAsset(live.network, s.asset ?? "", live.asset ?? "");
   const day = newest.filter((s) => s.last_seen_at.getTime() >= dayBefore && sameMoney(s)).map((s) => BigInt(s.amount));
   const seen: SeenValues = {
     pay_to: distinct(newest.map((s) => s.pay_to)),

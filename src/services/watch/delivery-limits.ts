@@ -42,7 +42,8 @@ export function createDeliveryLimits(o: DeliveryLimitsOptions) {
         if (until > o.wallMs()) skipHosts.push(h);
         else blocked.delete(h);
       }
-      return { skipHosts, skipCustomers: full(customers, o.perCustomer), skipHostCustomers: full(pairs, perPair) };
+      const skipHostCustomers = full(pairs, perPair).map((k) => JSON.parse(k) as [host: string, customer: string]);
+      return { skipHosts, skipCustomers: full(customers, o.perCustomer), skipHostCustomers };
     },
     /** Takes a token of the delivery's host; false (the host is blocked until one is back) when it has none. */
     admit(d: ClaimedDelivery): boolean {

@@ -53,12 +53,16 @@ export async function claimDelivery(
   owner: string,
   now: Date,
   leaseMs: number,
-  opts: { firstAttemptsOnly?: boolean; skipHosts?: readonly string[]; skipCustomers?: readonly string[]; skipHostCustomers?: readonly string[] } = {},
+  opts: {
+    firstAttemptsOnly?: boolean;
+    skipHosts?: readonly string[];
+    skipCustomers?: readonly string[];
+    skipHostCustomers?: ReadonlyArray<readonly [host: string, customer: string]>;
+  } = {},
 ): Promise<ClaimedDelivery | undefined> {
   const skip = JSON.stringify(opts.skipHosts ?? []);
   const skipCustomers = JSON.stringify(opts.skipCustomers ?? []);
-  // Each a JSON [host, customer] pair (delivery-limits.ts).
-  const skipPairs = JSON.stringify((opts.skipHostCustomers ?? []).map((p) => JSON.parse(p) as [string, string]));
+  const skipPairs = JSON.stringify(opts.skipHostCustomers ?? []);
   const rows = await claim<ClaimedRow, "webhook_deliveries">(db, DELIVERIES, {
     owner,
     now,
