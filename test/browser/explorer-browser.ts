@@ -13,20 +13,18 @@ export const runs = existsSync(CHROMIUM) || process.env.CI === "true";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 export const WIDTHS = [1280, 390] as const;
 
-export const launch = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+/** Headless Chromium in a container: no sandbox or GPU, and nothing that reaches the network on its own. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const launch = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 
 /** A context per viewport width, with or without JavaScript. */
 export const contextOf = (browser: Browser, width: number, javaScriptEnabled = true): Promise<BrowserContext> =>

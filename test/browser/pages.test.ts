@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -9,11 +9,8 @@ import { x402PayingFetch } from "../helpers/x402-payer.js";
 import { startDemoScenario, type DemoScenario } from "../discovery/demo-scenario.js";
 import { allRoutes, postJson } from "../discovery/lookout-service.js";
 import { saveScreenshot } from "../helpers/screenshot.js";
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, runs } from "./explorer-browser.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "browser");
-// Locally the test needs Debian's chromium package; CI installs it (.ci/run), so there it must run.
-const runs = existsSync(CHROMIUM) || process.env.CI === "true";
 if (!runs) console.warn(`browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium); it always runs with CI=true`);
 
 let demo: DemoScenario;
@@ -53,15 +50,7 @@ describe.skipIf(!runs)("pages in headless Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 60_000);
 
