@@ -195,6 +195,8 @@ export interface QuoteTermsTable {
   resource_url: string | null;
   max_timeout_seconds: number | null;
   first_seen_at: DefaultTimestamp;
+  /** Why the entry's amount reads more than one way (MalformedReason); null when well-formed. */
+  malformed: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type QuoteSource = "catalog" | "probe";

@@ -136,7 +136,7 @@ describe("malformed and skipped items", () => {
     });
     expect(reasons.every((r) => r !== "ok")).toBe(true);
     expect(reasons[4]).toMatch(/accepts: has no accepts entries/);
-    expect(reasons[6]).toMatch(/no integer amount/);
+    expect(reasons[6]).toMatch(/not one canonical decimal integer/);
     expect(reasons[7]).toMatch(/resource: not an absolute http\(s\) URL/);
   });
 

@@ -104,7 +104,8 @@ describe("the offline guard decides catalogued payments locally", () => {
     expect(guard.decide(A, "GET", req({ payTo: "0x2222222222222222222222222222222222222222" }))).toBeNull();
     expect(guard.decide(A, "GET", req({ asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }))).toBeNull();
     expect(guard.decide(A, "GET", req({ network: "eip155:8453" }))).toBeNull();
-    expect(guard.decide(A, "GET", req({ amount: "010000" }))).toMatchObject({ decision: "allow" });
+    // A padded amount reads two ways (BigInt and the text): the one amount reader never matches it.
+    expect(guard.decide(A, "GET", req({ amount: "010000" }))).toBeNull();
     // An entry that does not know the asset cannot vouch for the one being signed.
     expect(guard.decide(D, "GET", req())).toBeNull();
     expect(guard.decide(D, "GET")).toMatchObject({ decision: "allow" });

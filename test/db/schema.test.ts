@@ -236,6 +236,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     resource_url: "string null",
     max_timeout_seconds: "number null",
     first_seen_at: "timestamptz not null",
+    malformed: "string null",
   },
   listing_sources: {
     listing_id: "number not null",

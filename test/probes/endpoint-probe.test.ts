@@ -137,10 +137,15 @@ describe("outcome classes", () => {
   });
 
   it("402 without a readable challenge is an error", async () => {
-    for (const path of ["/no-challenge", "/bad-header", "/empty-accepts", "/fractional-amount", "/no-network", "/accepts-not-array", "/truncated-json"]) {
+    for (const path of ["/no-challenge", "/bad-header", "/empty-accepts", "/no-network", "/accepts-not-array", "/truncated-json"]) {
       const r = await probe(path);
       expect(r, path).toMatchObject({ outcome: "error", statusCode: 402, errorKind: NO_CHALLENGE, priceUsdc: null, challengeVersion: null });
     }
+  });
+
+  it("a 402 whose amount is not one canonical integer is answered, its quote marked malformed and priced at nothing", async () => {
+    const r = await probe("/fractional-amount");
+    expect(r).toMatchObject({ outcome: "healthy", statusCode: 402, priceUsdc: null, quote: { malformed: "amount_not_canonical" } });
   });
 
   it("a malformed header falls back to a valid body", async () => {

@@ -18,6 +18,7 @@ const span = (profile: string, amount: string, from: number, to: number, payTo =
   amount,
   scheme: "exact",
   resource_url: "https://api.example/x",
+  malformed: null,
 });
 
 describe("the quote evidence of a listing's spans", () => {

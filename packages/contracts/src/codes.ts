@@ -25,6 +25,8 @@ export const PREFLIGHT_CODES = [
   "price_mismatch",
   "price_switch",
   "cloaking",
+  // One amount reader (docs/verdicts.md): an entry whose amount reads more than one way.
+  "malformed_quote",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

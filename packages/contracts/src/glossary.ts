@@ -25,6 +25,10 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
   price_mismatch: { title: "Price differs from listing", meaning: "The live price differs from the listed one (catalogs lag: a caveat, not a block)." },
   price_switch: { title: "Price switch", meaning: "The price rose to at least twice the lowest seen in the 24 hours before: bait cheap, switch later." },
   cloaking: { title: "Cloaking", meaning: "Different clients were shown different offers: the quote the prober saw is not the one an agent gets." },
+  malformed_quote: {
+    title: "Malformed quote",
+    meaning: "The amount to sign reads more than one way (padded, hex, two fields that disagree): what a client signs may not be what anyone checked.",
+  },
   dead_7d: { title: "Dead all week", meaning: "At least 20 probes in 7 days and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },
   slow_p99: { title: "Slow tail", meaning: "The 99th percentile latency over 7 days is 5 seconds or more." },

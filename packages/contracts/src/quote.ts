@@ -1,3 +1,5 @@
+import { readAmount, type AmountProblem } from "./amount.js";
+
 /**
  * The terms of an x402 quote (one `accepts` entry of a 402 challenge, with the challenge's
  * version and resource), read the same way by the prober, the preflight routes and the client.
@@ -9,35 +11,61 @@ export interface QuoteTerms {
   network: string;
   asset: string | null;
   payTo: string | null;
-  /** Atomic units of the asset, a decimal integer string without leading zeros. */
+  /**
+   * Atomic units of the asset, canonical decimal. For a malformed entry: what an x402 client
+   * would sign (BigInt of the signed field), "0" when it cannot sign at all; never a price.
+   */
   amount: string;
   resourceUrl: string | null;
   maxTimeoutSeconds: number | null;
+  /** The entry's `extra` (EIP-712 domain, ...) as canonical JSON, null without one. */
+  extra: string | null;
+  /** Why the entry reads more than one way (docs/verdicts.md); null for a well-formed entry. */
+  malformed: MalformedReason | null;
 }
 
-/** A challenge as read: its version and its readable accept entries, in order. */
+/** A malformed amount: missing, not canonical decimal, beyond uint256, or `amount` and `maxAmountRequired` disagreeing. */
+export type MalformedReason = `amount_${AmountProblem}` | "amounts_disagree";
+
+/** A challenge as read: its version and its entries, in order (malformed ones kept and marked). */
 export interface QuoteChallenge {
   x402Version: number;
   accepts: QuoteTerms[];
 }
 
-// Longer than any real price (10^24 USDC); numeric would hold it, but it is noise, not a price.
-const MAX_AMOUNT_DIGITS = 30;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : null);
 
-function amountOf(value: unknown): string | null {
-  if (typeof value === "string" && value.length <= MAX_AMOUNT_DIGITS && /^\d+$/.test(value)) return BigInt(value).toString();
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
-  return null;
+/** JSON with object keys sorted at every depth: one text for one value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * The amount a requirement signs: v2 clients sign `amount`, v1 clients `maxAmountRequired`. The
+ * signed field must be canonical, and the other, when present, must be the same text.
+ */
+export function requirementAmount(
+  e: { amount?: unknown; maxAmountRequired?: unknown },
+  version: number,
+): { amount: string; malformed: MalformedReason | null } {
+  const [signedField, otherField] = version === 1 ? [e.maxAmountRequired, e.amount] : [e.amount, e.maxAmountRequired];
+  const signed = readAmount(signedField);
+  if (!signed.ok) return { amount: (signed.signed ?? 0n).toString(), malformed: `amount_${signed.problem}` };
+  if (otherField !== undefined && otherField !== signed.text) return { amount: signed.text, malformed: "amounts_disagree" };
+  return { amount: signed.text, malformed: null };
 }
 
 function termsOf(e: Record<string, unknown>, version: number, resourceUrl: string | null): QuoteTerms | null {
   if (typeof e.scheme !== "string" || typeof e.network !== "string") return null;
-  // v2 calls the price `amount`, v1 `maxAmountRequired`; a server mixing them is still read.
-  const [first, second] = version === 1 ? [e.maxAmountRequired, e.amount] : [e.amount, e.maxAmountRequired];
-  const amount = amountOf(first) ?? amountOf(second);
-  if (amount === null) return null;
+  const { amount, malformed } = requirementAmount(e, version);
   const timeout = typeof e.maxTimeoutSeconds === "number" && Number.isSafeInteger(e.maxTimeoutSeconds) ? e.maxTimeoutSeconds : null;
   // v1 names the resource in each entry; v2 once, beside `accepts`.
   const resource = version === 1 ? (text(e.resource) ?? resourceUrl) : (resourceUrl ?? text(e.resource));
@@ -50,12 +78,15 @@ function termsOf(e: Record<string, unknown>, version: number, resourceUrl: strin
     amount,
     resourceUrl: resource,
     maxTimeoutSeconds: timeout,
+    extra: e.extra === undefined || e.extra === null ? null : canonicalJson(e.extra),
+    malformed,
   };
 }
 
 /**
  * A v1 or v2 challenge object (a 402 body, or the decoded `PAYMENT-REQUIRED` header). Entries
- * without a scheme, a network and a whole-number amount are skipped; none readable is null.
+ * without a scheme and a network are skipped; an entry whose amount reads more than one way is
+ * kept, marked malformed; none readable is null.
  */
 export function readChallengeObject(value: unknown, versionHint?: number): QuoteChallenge | null {
   if (!isObject(value) || !Array.isArray(value.accepts)) return null;
@@ -86,10 +117,15 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const sameAddress = (a: string | null, b: string | null) => a !== null && b !== null && canonicalAddress(a) === canonicalAddress(b);
 export const canonicalAddress = (a: string) => (EVM_ADDRESS.test(a) ? a.toLowerCase() : a);
 
-/** The canonical text a requirement digest is taken over (docs/verdicts.md). */
+/**
+ * The canonical text a requirement digest is taken over (docs/verdicts.md, with test vectors):
+ * every field that changes what is signed or how, EVM addresses lower-cased, `extra` as
+ * canonical JSON, and the malformed mark, so entries that sign different values never share it.
+ */
 export function canonicalTerms(t: QuoteTerms): string {
   const address = (a: string | null) => (a === null ? null : canonicalAddress(a));
-  return JSON.stringify([t.x402Version, t.scheme, t.network, address(t.asset), address(t.payTo), t.amount, t.resourceUrl, t.maxTimeoutSeconds]);
+  const { x402Version, scheme, network, amount, resourceUrl, maxTimeoutSeconds, extra, malformed } = t;
+  return JSON.stringify(["r2", x402Version, scheme, network, address(t.asset), address(t.payTo), amount, resourceUrl, maxTimeoutSeconds, extra, malformed]);
 }
 
 /** sha256 of the canonical terms, base64url without padding: what a signed verdict is bound to. */

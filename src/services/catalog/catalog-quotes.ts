@@ -25,6 +25,8 @@ export function catalogSightings(
       amount: l.priceAtomic,
       resourceUrl: l.url,
       maxTimeoutSeconds: null,
+      extra: null,
+      malformed: null,
     };
     return [{ listingId: id, at: now, source: "catalog" as const, profile: sourceId, terms }];
   });

@@ -1,3 +1,4 @@
+import { requirementAmount } from "@x402-lookout/contracts/quote";
 import { assetSymbol, canonicalNetwork, canonicalUsdc, isCanonicalUsdc, usdcOf } from "../../lib/assets.js";
 
 /** One accepts entry as the catalog gives it (v2 `amount`, v1 `maxAmountRequired`). */
@@ -31,10 +32,10 @@ export function canonicalPayTo(network: string, payTo: string): string {
 const usdcAsset = (network: string, asset: string | undefined): string | null =>
   asset?.toUpperCase() === "USDC" ? (canonicalUsdc(network) ?? asset) : (asset ?? null);
 
+// The one amount reader (docs/verdicts.md): a catalog's entry is read as a client would sign it.
 function atomicAmount(entry: AcceptsEntry): string | undefined {
-  const raw = entry.amount ?? entry.maxAmountRequired;
-  const text = typeof raw === "number" && Number.isSafeInteger(raw) ? String(raw) : raw;
-  return typeof text === "string" && /^\d{1,40}$/.test(text) ? BigInt(text).toString() : undefined;
+  const read = requirementAmount(entry, entry.amount === undefined ? 1 : 2);
+  return read.malformed === null ? read.amount : undefined;
 }
 
 const isExact = (a: AcceptsEntry) => a.scheme === "exact";
@@ -55,7 +56,7 @@ export function listingPrice(accepts: readonly AcceptsEntry[]): ListingPrice {
   const base = { network, asset, payTo: entry.payTo };
   if (!priced) return { ...base, priceUsdc: null, priceAtomic: null, currency: null };
   const atomic = atomicAmount(priced);
-  if (atomic === undefined) throw new Error("the exact accepts entry has no integer amount");
+  if (atomic === undefined) throw new Error("the exact accepts entry's amount is not one canonical decimal integer");
   const priceUsdc = usdcOf(network, asset, atomic);
   const stated = typeof priced.extra?.symbol === "string" ? priced.extra.symbol : undefined;
   return { ...base, priceAtomic: atomic, priceUsdc, currency: priceUsdc !== null ? "USDC" : assetSymbol(network, asset, stated) };

@@ -40,8 +40,12 @@ export interface PriceContext {
  * The accept entry that prices the listing: the one on the listing's network (and asset, when
  * known), else the first `exact` entry, else the first entry. Networks compare as CAIP-2 (v1
  * names translated); assets compare case-sensitively except EVM addresses (Solana is base58).
+ * A malformed entry comes first: a challenge whose terms read two ways is a trap whichever
+ * entry a client picks.
  */
 export function selectAccept(challenge: QuoteChallenge, listing: PriceContext): QuoteTerms {
+  const malformed = challenge.accepts.find((a) => a.malformed !== null);
+  if (malformed) return malformed;
   const firstExact = (list: QuoteTerms[]) => list.find((a) => a.scheme === "exact") ?? list[0];
   let matching = challenge.accepts;
   if (listing.network) matching = matching.filter((a) => canonicalNetwork(a.network) === canonicalNetwork(listing.network!));
@@ -54,4 +58,4 @@ export function selectAccept(challenge: QuoteChallenge, listing: PriceContext): 
  * A quote's amount in USDC when it pays its network's USDC (lib/assets.ts, Solana included);
  * null for any other asset, whose amount stays in its own units in the stored terms.
  */
-export const priceUsdcOf = (terms: QuoteTerms): string | null => usdcOf(terms.network, terms.asset, terms.amount);
+export const priceUsdcOf = (terms: QuoteTerms): string | null => (terms.malformed === null ? usdcOf(terms.network, terms.asset, terms.amount) : null);

@@ -57,6 +57,8 @@ export async function checkQuote(challenge: QuoteChallenge, listed: ListedQuote 
     scheme: term(q.scheme, null, seen?.scheme ?? [], sameText),
   };
   const warnings: WarningCode[] = [];
+  // Any entry that reads two ways: the agent's client may sign it whatever the rest says (selectAccept picks it).
+  if (q.malformed !== null) warnings.push("malformed_quote");
   if (mismatch(terms.pay_to)) warnings.push("pay_to_mismatch");
   if (mismatch(terms.network)) warnings.push("network_mismatch");
   const usdc = isCanonicalUsdc(q.network, q.asset);

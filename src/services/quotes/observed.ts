@@ -14,6 +14,8 @@ export interface QuoteSpan {
   amount: string;
   scheme: string;
   resource_url: string | null;
+  /** Why the entry's amount reads more than one way; null when well-formed. */
+  malformed: string | null;
 }
 
 const SEEN_CAP = 5;
@@ -48,8 +50,9 @@ export function observedQuote(spans: readonly QuoteSpan[], now: Date): ObservedQ
   const newest = [...recent].sort((a, b) => b.last_seen_at.getTime() - a.last_seen_at.getTime());
   const live = newest[0]!;
   const dayBefore = live.last_seen_at.getTime() - T.priceSwitchWindowMs;
+  // A malformed entry's amount is no price: it never sets the lowest or the highest one.
   const sameMoney = (s: QuoteSpan) =>
-    canonicalNetwork(s.network) === canonicalNetwork(live.network) && sameAsset(live.network, s.asset ?? "", live.asset ?? "");
+    s.malformed === null && canonicalNetwork(s.network) === canonicalNetwork(live.network) && sameAsset(live.network, s.asset ?? "", live.asset ?? "");
   const day = newest.filter((s) => s.last_seen_at.getTime() >= dayBefore && sameMoney(s)).map((s) => BigInt(s.amount));
   const seen: SeenValues = {
     pay_to: distinct(newest.map((s) => s.pay_to)),
@@ -60,11 +63,11 @@ export function observedQuote(spans: readonly QuoteSpan[], now: Date): ObservedQ
     amount: distinct(newest.map((s) => s.amount)),
   };
   return {
-    live: { network: live.network, asset: live.asset, payTo: live.pay_to, amount: live.amount, at: live.last_seen_at.toISOString() },
+    live: { network: live.network, asset: live.asset, payTo: live.pay_to, amount: live.amount, at: live.last_seen_at.toISOString(), malformed: live.malformed },
     payTos7d: new Set(recent.flatMap((s) => (s.pay_to === null ? [] : [canonicalAddress(s.pay_to)]))).size,
-    lowestAmount24h: minOf(day).toString(),
+    lowestAmount24h: day.length === 0 ? null : minOf(day).toString(),
     profilesDisagree: profilesDisagree(recent, now.getTime() - T.priceSwitchWindowMs),
-    highestAmount7d: maxOf(recent.filter(sameMoney).map((s) => BigInt(s.amount))).toString(),
+    highestAmount7d: recent.some(sameMoney) ? maxOf(recent.filter(sameMoney).map((s) => BigInt(s.amount))).toString() : null,
     seen,
   };
 }

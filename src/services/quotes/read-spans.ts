@@ -13,7 +13,7 @@ export async function observedQuotes(db: Kysely<Database>, listingIds: readonly 
   const since = new Date(now.getTime() - T.payToWindowMs).toISOString();
   const { rows } = await sql<QuoteSpan & { listing_id: number }>`
     select q.listing_id, q.profile, q.first_seen_at, q.last_seen_at,
-           t.network, t.asset, t.pay_to, t.amount::text as amount, t.scheme, t.resource_url
+           t.network, t.asset, t.pay_to, t.amount::text as amount, t.scheme, t.resource_url, t.malformed
     from listing_quotes as q join quote_terms as t using (digest)
     where q.listing_id = any(${[...listingIds]}::bigint[]) and q.source = 'probe'
       and q.last_seen_at > ${since}::timestamptz and q.first_seen_at <= ${now.toISOString()}::timestamptz`.execute(db);

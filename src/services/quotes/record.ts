@@ -45,13 +45,13 @@ export async function recordQuotes(db: Kysely<Database>, sightings: readonly Quo
   const t = rows.map((r) => r.s.terms);
   await sql`
     with terms as (
-      insert into quote_terms (digest, x402_version, scheme, network, asset, pay_to, amount, resource_url, max_timeout_seconds, first_seen_at)
+      insert into quote_terms (digest, x402_version, scheme, network, asset, pay_to, amount, resource_url, max_timeout_seconds, malformed, first_seen_at)
       select distinct on (digest) * from unnest(
         ${rows.map((r) => r.digest)}::text[], ${t.map((x) => x.x402Version)}::smallint[], ${t.map((x) => x.scheme)}::text[],
         ${t.map((x) => x.network)}::text[], ${t.map((x) => x.asset)}::text[], ${t.map((x) => x.payTo)}::text[],
         ${t.map((x) => x.amount)}::numeric[], ${t.map((x) => x.resourceUrl)}::text[], ${t.map((x) => x.maxTimeoutSeconds)}::integer[],
-        ${rows.map((r) => r.first.toISOString())}::timestamptz[]
-      ) as v(digest, x402_version, scheme, network, asset, pay_to, amount, resource_url, max_timeout_seconds, first_seen_at)
+        ${t.map((x) => x.malformed)}::text[], ${rows.map((r) => r.first.toISOString())}::timestamptz[]
+      ) as v(digest, x402_version, scheme, network, asset, pay_to, amount, resource_url, max_timeout_seconds, malformed, first_seen_at)
       order by digest
       on conflict (digest) do nothing
       returning 1

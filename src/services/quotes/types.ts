@@ -22,7 +22,7 @@ export interface SeenValues {
 /** What the quote signals read, beside the listed terms: see src/services/signals/engine.ts. */
 export interface ObservedQuote {
   /** The newest challenge's terms (any profile). */
-  live: { network: string; asset: string | null; payTo: string | null; amount: string; at: string } | null;
+  live: { network: string; asset: string | null; payTo: string | null; amount: string; at: string; malformed?: string | null } | null;
   /** Distinct payTo values seen in the last 7 days. */
   payTos7d: number;
   /** The lowest amount seen in the 24 hours before the newest challenge (same network and asset). */

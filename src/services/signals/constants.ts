@@ -53,6 +53,8 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "asset_not_usdc",
   "network_mismatch",
   "cloaking",
+  // The amount reads more than one way: what a client signs may not be what was checked.
+  "malformed_quote",
 ]);
 
 /** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
@@ -67,6 +69,7 @@ export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "asset_not_usdc",
   "price_switch",
   "cloaking",
+  "malformed_quote",
 ]);
 
 /** risk_score is the largest weight among the warnings that fired (critical = 1). */
@@ -81,6 +84,7 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   asset_not_usdc: 1,
   network_mismatch: 1,
   cloaking: 1,
+  malformed_quote: 1,
   price_switch: 0.8,
   pay_to_changed: 0.7,
   suspicious_high_price: 0.7,

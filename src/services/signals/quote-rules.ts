@@ -8,6 +8,8 @@ import type { Rule, SignalInput } from "./signal-types.js";
  * terms the catalog lists, the week's payees, the day's prices and the request profiles.
  */
 const live = (s: SignalInput) => s.observedQuote?.live ?? null;
+// A malformed live entry's amount is what a client would sign, not a price to compare.
+const livePrice = (s: SignalInput) => (live(s)?.malformed ? null : live(s));
 const listed = (s: SignalInput) => s.listedQuote;
 
 // A listing may name its asset by symbol; an address must be the network's canonical USDC.
@@ -28,10 +30,12 @@ export const quoteRules = {
   // Only a price in the listed network and asset compares with the listed price.
   // Or two sources that list it name different prices in one network and asset.
   price_mismatch: (s) =>
-    (live(s) !== null && listed(s)?.amount != null && live(s)!.amount !== listed(s)!.amount && sameTerms(s)) || (s.observedQuote?.catalog?.amounts ?? 0) >= 2,
+    (livePrice(s) !== null && listed(s)?.amount != null && live(s)!.amount !== listed(s)!.amount && sameTerms(s)) ||
+    (s.observedQuote?.catalog?.amounts ?? 0) >= 2,
   price_switch: (s) => {
     const lowest = s.observedQuote?.lowestAmount24h;
-    return live(s) !== null && lowest != null && BigInt(lowest) > 0n && BigInt(live(s)!.amount) >= BigInt(lowest) * BigInt(T.priceSwitchRatio);
+    return livePrice(s) !== null && lowest != null && BigInt(lowest) > 0n && BigInt(live(s)!.amount) >= BigInt(lowest) * BigInt(T.priceSwitchRatio);
   },
   cloaking: (s) => s.observedQuote?.profilesDisagree ?? false,
+  malformed_quote: (s) => (live(s)?.malformed ?? null) !== null,
 } satisfies Record<string, Rule>;

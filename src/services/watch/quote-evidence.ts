@@ -21,4 +21,5 @@ export const QUOTE_EVIDENCE = {
     min_ratio: T.priceSwitchRatio,
   }),
   cloaking: (s: SignalInput): JsonObject => ({ profiles_disagree: s.observedQuote?.profilesDisagree ?? false }),
+  malformed_quote: (s: SignalInput): JsonObject => ({ malformed: live(s)?.malformed ?? null, signed_amount: live(s)?.amount ?? null }),
 };

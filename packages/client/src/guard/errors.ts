@@ -8,7 +8,9 @@ export type BlockReason =
   | "price_above_max"
   | "price_unknown"
   /** The signed verdict is bound to another requirement than the one the x402 client was about to sign. */
-  | "requirement_mismatch";
+  | "requirement_mismatch"
+  /** The requirement's amount reads more than one way (docs/verdicts.md): refused before any check. */
+  | "malformed_quote";
 
 /** The guard refused to let the agent pay `url`: the report, the reasons and, if asked for, alternatives. */
 export class PreflightBlockedError extends Error {
@@ -34,5 +36,16 @@ export class PreflightUnavailableError extends Error {
   ) {
     super(`payment to ${url} not made: the preflight check failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
     this.name = "PreflightUnavailableError";
+  }
+}
+
+/** The requirement about to be signed reads more than one way: refused locally, nothing asked, nothing signed. */
+export class MalformedQuoteError extends Error {
+  constructor(
+    readonly url: string,
+    readonly malformed: string,
+  ) {
+    super(`payment to ${url} not made: the requirement's amount is malformed (${malformed}); what would be signed is not what can be checked`);
+    this.name = "MalformedQuoteError";
   }
 }

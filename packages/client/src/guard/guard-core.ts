@@ -6,7 +6,8 @@ import type { GuardDecision } from "./decision.js";
 import { isOutage, readModes, type ModeOptions } from "./modes.js";
 import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "./policy.js";
 import { PreflightCache } from "./preflight-cache.js";
-import { overCap, quoteVerdict, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
+import { MalformedQuoteError } from "./errors.js";
+import { malformedOf, overCap, quoteVerdict, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
 
 /** What guardFetch and lookoutPolicy share: the checks, their cache, the modes and the decisions. */
 export interface CheckOptions extends ModeOptions {
@@ -78,6 +79,16 @@ export function createGuardCore(options: CheckOptions) {
 
     /** The verdict on the requirement selected for signing, bound to its digest (quoteVerdict). */
     async quote(call: GuardedCall, paymentRequired: PaymentRequired, selected: PaymentRequirements): Promise<GuardDecision> {
+      const malformed = malformedOf(paymentRequired, selected);
+      if (malformed !== null)
+        return emit({
+          url: call.url,
+          stage: "quote",
+          decision: "block",
+          reasons: ["malformed_quote"],
+          cached: false,
+          error: new MalformedQuoteError(call.url, malformed),
+        });
       const local = options.offline?.decide(call.url, call.method, selected);
       if (local) {
         const reasons = overCap(local.entry.amount, maxPriceUsdc) ? [...local.reasons, "price_above_max" as const] : local.reasons;

@@ -1,5 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
-import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
+import { readAmount } from "@x402-lookout/contracts/amount";
+import { readPaymentRequired, requirementAmount, requirementDigest } from "@x402-lookout/contracts/quote";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import type { PreflightReport } from "../types.js";
 import { PreflightUnavailableError, type BlockReason } from "./errors.js";
@@ -56,5 +57,13 @@ export async function quoteVerdict(
 
 /** The cap applies to the amount being signed, not only to the price the prober saw (USDC's 6 decimals; another asset is critical anyway). */
 export function overCap(amount: string | null, cap: string | undefined): boolean {
-  return cap !== undefined && amount !== null && /^\d+$/.test(amount) && BigInt(amount) > BigInt(usdcToAtomic(cap));
+  const read = readAmount(amount);
+  // An amount that is not one canonical integer has no price to hold under the cap.
+  return cap !== undefined && amount !== null && (!read.ok || read.value > BigInt(usdcToAtomic(cap)));
+}
+
+/** Why the selected requirement's amount reads more than one way (the contracts' one reader); null when it reads one way. */
+export function malformedOf(paymentRequired: PaymentRequired, selected: PaymentRequirements): string | null {
+  const version = (paymentRequired as { x402Version?: unknown }).x402Version === 1 ? 1 : 2;
+  return requirementAmount(selected as { amount?: unknown; maxAmountRequired?: unknown }, version).malformed;
 }

@@ -1,4 +1,4 @@
-import { sameAddress } from "@x402-lookout/contracts/quote";
+import { requirementAmount, sameAddress } from "@x402-lookout/contracts/quote";
 import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { BlockReason } from "../guard/errors.js";
 import type { RecommendedAction } from "../types.js";
@@ -40,7 +40,9 @@ export function decideEntry(
 }
 
 function sameQuote(entry: VerdictEntry, r: OfflineRequirement): boolean {
-  const amount = atomic(r.amount ?? r.maxAmountRequired);
+  // The contracts' one amount reader: a requirement that reads two ways never matches an entry.
+  const read = requirementAmount(r, r.amount === undefined ? 1 : 2);
+  const amount = read.malformed === null ? read.amount : null;
   return (
     entry.network === r.network &&
     amount !== null &&
@@ -48,11 +50,4 @@ function sameQuote(entry: VerdictEntry, r: OfflineRequirement): boolean {
     sameAddress(entry.pay_to, r.payTo ?? null) &&
     sameAddress(entry.asset, r.asset ?? null)
   );
-}
-
-/** Atomic units as the snapshot writes them: a decimal integer without leading zeros. */
-function atomic(value: string | number | null | undefined): string | null {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
-  if (typeof value !== "string" || !/^\d{1,30}$/.test(value)) return null;
-  return value.replace(/^0+(?=\d)/, "");
 }
