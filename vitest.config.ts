@@ -15,6 +15,7 @@ const databaseFree = [
   "test/config.test.ts",
   "test/db/coalesce.test.ts",
   "test/client/client-unit.test.ts",
+  "test/quotes/amount-reader.test.ts",
   "test/client/guard-fetch-unit.test.ts",
   "test/client/contracts.test.ts",
   "test/client/package-parts.test.ts",

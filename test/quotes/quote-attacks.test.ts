@@ -16,9 +16,10 @@ let ctx: TestContext;
 let server: TestServer;
 let prober: ProberHandle;
 /** Per path: the terms the endpoint quotes to a request with this User-Agent. */
-const quotes = new Map<string, (ua: string) => { amount: string; payTo?: string; asset?: string; network?: string }>();
+type Quote = { amount: string; payTo?: string; asset?: string; network?: string; maxAmountRequired?: string };
+const quotes = new Map<string, (ua: string) => Quote>();
 
-const header = (url: string, q: { amount: string; payTo?: string; asset?: string; network?: string }) =>
+const header = (url: string, q: Quote) =>
   Buffer.from(
     JSON.stringify({
       x402Version: 2,
@@ -28,6 +29,7 @@ const header = (url: string, q: { amount: string; payTo?: string; asset?: string
           scheme: "exact",
           network: q.network ?? "eip155:84532",
           amount: q.amount,
+          ...(q.maxAmountRequired ? { maxAmountRequired: q.maxAmountRequired } : {}),
           asset: q.asset ?? USDC_BASE_SEPOLIA,
           payTo: q.payTo ?? LISTED,
           maxTimeoutSeconds: 60,
@@ -139,6 +141,23 @@ describe("quote attacks the prober now catches", () => {
     const network = await preflight("/other-network");
     expect(network.warnings).toContain("network_mismatch");
     expect(network.ok).toBe(false);
+  });
+
+  it("an amount that reads two ways (40 zero-padded digits beside maxAmountRequired 1000) is a malformed quote: skip, priced at what is signed", async () => {
+    quotes.set("/padded", () => ({ amount: "0".repeat(34) + "999999", maxAmountRequired: "1000" }));
+    const id = await list("/padded");
+    await probe(id, 3);
+    const r = await preflight("/padded");
+    expect(r.warnings).toContain("malformed_quote");
+    expect(r).toMatchObject({ ok: false, recommended_action: "skip", risk_score: 1 });
+    const terms = await ctx.db.db
+      .selectFrom("listing_quotes")
+      .innerJoin("quote_terms", "quote_terms.digest", "listing_quotes.digest")
+      .select(["amount", "malformed"])
+      .where("listing_id", "=", id)
+      .where("source", "=", "probe")
+      .execute();
+    expect(terms.map((t) => [String(t.amount), t.malformed])).toContainEqual(["999999", "amount_not_canonical"]);
   });
 
   it("every probe keeps the full terms it read and the profile it wore; none names the prober", async () => {
