@@ -64,13 +64,13 @@ function agents(options: Partial<Parameters<typeof lookoutPolicy>[0]> = {}) {
   const decisions: GuardDecision[] = [];
   const scheme = () => new ExactEvmScheme(privateKeyToAccount(svc.devnet.demoAccounts[AGENT]!.privateKey));
   const policy = () => lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d), ...options });
-  const viaFetch = wrapFetchWithPayment(
-    fetch,
-    x402Client.fromConfig({ schemes: [{ network: svc.devnet.network, client: scheme() }] }).onBeforePaymentCreation(policy()),
-  );
+  const forFetch = policy();
+  const fetchClient = x402Client.fromConfig({ schemes: [{ network: svc.devnet.network, client: scheme() }] }).onBeforePaymentCreation(forFetch);
+  const viaFetch = wrapFetchWithPayment(forFetch.fetch(fetch), fetchClient);
+  const forAxios = policy();
   const axiosClient = new axiosX402Client().register(svc.devnet.network, scheme() as never);
-  axiosClient.onBeforePaymentCreation(policy() as never);
-  const viaAxios = wrapAxiosWithPayment(axios.create(), axiosClient);
+  axiosClient.onBeforePaymentCreation(forAxios as never);
+  const viaAxios = wrapAxiosWithPayment(forAxios.axios(axios.create()), axiosClient);
   return {
     decisions,
     pay: {

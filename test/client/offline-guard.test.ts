@@ -211,13 +211,19 @@ describe("check: local when it can, else the typed client's preflight on the quo
 });
 
 describe("an offline guard behind lookoutPolicy", () => {
-  it("decides the payment hook's quote from the snapshot (the hook knows no method), and asks preflight only for another quote", async () => {
+  it("decides the payment hook's quote for the request it tapped from the snapshot, and asks preflight only for another quote", async () => {
     const { guard, client, preflight } = await readyGuard();
     const decisions: Array<{ decision: string; reasons: string[]; snapshotEntry?: unknown }> = [];
     const hook = lookoutPolicy({ lookout: client, offline: guard, onDecision: (d) => decisions.push(d) });
-    const pay = (url: string, amount = "10000") => {
+    const drawn = async (policy: typeof hook, url: string, paymentRequired: object) => {
+      const header = Buffer.from(JSON.stringify(paymentRequired)).toString("base64");
+      await policy.fetch(async () => new Response("{}", { status: 402, headers: { "payment-required": header } }))(url);
+    };
+    const pay = async (url: string, amount = "10000") => {
       const accepts = [req({ amount })];
-      return hook({ paymentRequired: { x402Version: 2, resource: { url: `${url}?q=1` }, accepts }, selectedRequirements: accepts[0] } as never);
+      const paymentRequired = { x402Version: 2, resource: { url: `${url}?q=1` }, accepts };
+      await drawn(hook, `${url}?q=1`, paymentRequired);
+      return hook({ paymentRequired, selectedRequirements: accepts[0] } as never);
     };
     expect(await pay(A)).toBeUndefined();
     expect(await pay(B)).toMatchObject({ abort: true });
@@ -232,6 +238,7 @@ describe("an offline guard behind lookoutPolicy", () => {
     // A cap below the amount being signed blocks a local allow too.
     const capped = lookoutPolicy({ lookout: client, offline: guard, maxPriceUsdc: "0.001" });
     const accepts = [req()];
+    await drawn(capped, A, { x402Version: 2, resource: { url: A }, accepts });
     expect(await capped({ paymentRequired: { x402Version: 2, resource: { url: A }, accepts }, selectedRequirements: accepts[0] } as never)).toMatchObject({
       abort: true,
     });

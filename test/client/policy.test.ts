@@ -24,6 +24,7 @@ import {
   type FailMode,
   type GuardDecision,
   type LookoutClient,
+  type LookoutPolicy,
   type PreflightReport,
   type UnknownMode,
 } from "@x402-lookout/client";
@@ -146,7 +147,9 @@ describe("lookoutPolicy and guardFetch: every cell of the table", () => {
 
         // lookoutPolicy on a real x402Client: signing (createPaymentPayload) happens or is aborted.
         const decisions: GuardDecision[] = [];
-        const client = payer().onBeforePaymentCreation(lookoutPolicy({ ...fakeLookout(row.answer), ...modes, onDecision: (d) => decisions.push(d) }));
+        const policy = lookoutPolicy({ ...fakeLookout(row.answer), ...modes, onDecision: (d) => decisions.push(d) });
+        const client = payer().onBeforePaymentCreation(policy);
+        await requested(policy);
         const paid = await client.createPaymentPayload(structuredClone(CHALLENGE)).catch((e: unknown) => e as Error);
         if (want.pays) expect(paid, cell).toMatchObject({ accepted: CHALLENGE.accepts[0], payload: { signature: expect.any(String) } });
         else expect((paid as Error).message, cell).toMatch(/^Payment creation aborted: x402 Lookout: payment to https:\/\/merchant\.example\/v1\/forecast /);
@@ -194,28 +197,70 @@ async function guarded(answer: (input: Input) => PreflightReport, modes: Modes) 
   return { outcome: res instanceof Response && res.status === 200 ? "paid" : res, decisions, merchant };
 }
 
+/** The agent's request that drew `challenge`, sent through the policy's fetch tap as @x402/fetch sends it. */
+async function requested(policy: LookoutPolicy, url = `${ENDPOINT}?city=Lisbon`, challenge: PaymentRequired = CHALLENGE, method = "GET") {
+  const answer402 = async () => new Response("{}", { status: 402, headers: { "payment-required": encodePaymentRequiredHeader(challenge) } });
+  await policy.fetch(answer402)(url, { method });
+}
+
 describe("lookoutPolicy: what it asks and when it asks", () => {
-  it("sends the resource without query, the 402 narrowed to the selected requirement and no method; a verdict is reused", async () => {
+  it("sends the requested endpoint without query, its method and the 402 narrowed to the selected requirement; a verdict is reused", async () => {
     const fake = fakeLookout(verdict({}));
     const decisions: GuardDecision[] = [];
-    const client = payer().onBeforePaymentCreation(lookoutPolicy({ ...fake, onDecision: (d) => decisions.push(d) }));
+    const policy = lookoutPolicy({ ...fake, onDecision: (d) => decisions.push(d) });
+    const client = payer().onBeforePaymentCreation(policy);
     const offer = { ...structuredClone(CHALLENGE), accepts: [CHALLENGE.accepts[0]!, { ...CHALLENGE.accepts[0]!, network: "eip155:1" as const }] };
+    await requested(policy, `${ENDPOINT}?city=Lisbon`, offer, "POST");
     await client.createPaymentPayload(structuredClone(offer));
     await client.createPaymentPayload(structuredClone(offer));
-    expect(fake.asked).toEqual([{ url: ENDPOINT, paymentRequired: { ...offer, accepts: [CHALLENGE.accepts[0]] } }]);
+    expect(fake.asked).toEqual([{ url: ENDPOINT, method: "POST", paymentRequired: { ...offer, accepts: [CHALLENGE.accepts[0]] } }]);
     expect(decisions.map((d) => d.cached)).toEqual([false, true]);
   });
 
-  it("blocks a 402 that names no resource, and leaves the Lookout service's own routes unchecked", async () => {
-    const fake = fakeLookout(verdict({}));
+  it("judges the request, not the 402's claim: an unseen request, another resource or a Lookout route at another price is refused", async () => {
+    const claiming = (url: string, amount = "1000"): PaymentRequired => ({
+      ...structuredClone(CHALLENGE),
+      resource: { url },
+      accepts: [{ ...CHALLENGE.accepts[0]!, amount }],
+    });
+    const namelessDigest = await requirementDigest(readPaymentRequired(claiming("") as unknown as Record<string, unknown>)!.accepts[0]!);
+    const fake = fakeLookout(verdict({}, namelessDigest));
     const decisions: GuardDecision[] = [];
-    const client = payer().onBeforePaymentCreation(lookoutPolicy({ ...fake, failMode: "open", onDecision: (d) => decisions.push(d) }));
-    const nameless = { ...structuredClone(CHALLENGE), resource: { url: "" } };
-    await expect(client.createPaymentPayload(nameless)).rejects.toThrow(/names no checkable resource URL/);
-    expect(decisions).toMatchObject([{ decision: "block", reasons: ["check_failed"] }]);
-    const own = { ...structuredClone(CHALLENGE), resource: { url: `${LOOKOUT}/api/v1/preflight` } };
-    expect(await client.createPaymentPayload(own)).toMatchObject({ accepted: CHALLENGE.accepts[0] });
+    const policy = lookoutPolicy({ ...fake, failMode: "open", onDecision: (d) => decisions.push(d) });
+    const client = payer().onBeforePaymentCreation(policy);
+    // Nobody sent a request this 402 answered: nothing to judge, refused.
+    await expect(client.createPaymentPayload(claiming(`${ENDPOINT}?unseen=1`))).rejects.toThrow(/request this 402 answered is unknown/);
+    // A merchant's 402 naming a Lookout route (self-referential) or another endpoint: refused, nothing asked.
+    for (const claim of [`${LOOKOUT}/api/v1/preflight`, "https://healthy.example/v1/forecast"]) {
+      await requested(policy, `${ENDPOINT}?city=Porto`, claiming(claim));
+      await expect(client.createPaymentPayload(claiming(claim))).rejects.toThrow(/names another resource/);
+    }
     expect(fake.asked).toEqual([]);
+    // A 402 that names no resource is judged by the request alone.
+    const nameless = claiming("");
+    await requested(policy, `${ENDPOINT}?city=Faro`, nameless);
+    expect(await client.createPaymentPayload(structuredClone(nameless))).toMatchObject({ accepted: CHALLENGE.accepts[0] });
+    expect(fake.asked).toHaveLength(1);
+    // The same challenge drawn by two different requests (the merchant's above, Lookout's here) cannot say whose it is.
+    const own = claiming(`${LOOKOUT}/api/v1/preflight`);
+    await requested(policy, `${LOOKOUT}/api/v1/preflight`, own, "POST");
+    await expect(client.createPaymentPayload(structuredClone(own))).rejects.toThrow(/request this 402 answered is unknown/);
+    // The Lookout service's own route goes unchecked only at its listed price (preflight: 0.001 USDC).
+    const ownAlone = { ...own, accepts: [{ ...own.accepts[0]!, maxTimeoutSeconds: 30 }] };
+    await requested(policy, `${LOOKOUT}/api/v1/preflight`, ownAlone, "POST");
+    expect(await client.createPaymentPayload(structuredClone(ownAlone))).toMatchObject({ accepted: ownAlone.accepts[0] });
+    const dear = claiming(`${LOOKOUT}/api/v1/preflight`, "999999");
+    await requested(policy, `${LOOKOUT}/api/v1/preflight`, dear, "POST");
+    await expect(client.createPaymentPayload(structuredClone(dear))).rejects.toThrow(/listed price is 1000/);
+    expect(fake.asked).toHaveLength(1);
+    expect(decisions.map((d) => d.reasons)).toEqual([
+      ["request_unknown"],
+      ["resource_mismatch"],
+      ["resource_mismatch"],
+      [],
+      ["request_unknown"],
+      ["lookout_price_mismatch"],
+    ]);
   });
 });
 
@@ -251,8 +296,9 @@ describe("lookoutPolicy on an agent's own x402Client, paying the demo fleet on t
     const client = x402Client.fromConfig({
       schemes: [{ network: svc.devnet.network, client: new ExactEvmScheme(privateKeyToAccount(svc.devnet.demoAccounts[AGENT]!.privateKey)) }],
     });
-    client.onBeforePaymentCreation(lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d) }));
-    return { pay: wrapFetchWithPayment(fetch, client), decisions };
+    const policy = lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d) });
+    client.onBeforePaymentCreation(policy);
+    return { pay: wrapFetchWithPayment(policy.fetch(fetch), client), decisions };
   }
 
   it("aborts the payment to a payTo switched after listing (balance unchanged) and pays a healthy endpoint", async () => {

@@ -27,6 +27,8 @@ export const PREFLIGHT_CODES = [
   "cloaking",
   // One amount reader (docs/verdicts.md): an entry whose amount reads more than one way.
   "malformed_quote",
+  // A catalog source names other terms than the endpoint's own challenge, which another source agrees with (decision 0032).
+  "source_disagrees",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

@@ -29,6 +29,10 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
     title: "Malformed quote",
     meaning: "The amount to sign reads more than one way (padded, hex, two fields that disagree): what a client signs may not be what anyone checked.",
   },
+  source_disagrees: {
+    title: "A source disagrees",
+    meaning: "A catalog lists other terms than the endpoint's own challenge, which another source agrees with: that catalog's claim, not the endpoint's.",
+  },
   dead_7d: { title: "Dead all week", meaning: "At least 20 probes in 7 days and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },
   slow_p99: { title: "Slow tail", meaning: "The 99th percentile latency over 7 days is 5 seconds or more." },

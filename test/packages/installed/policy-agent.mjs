@@ -8,8 +8,9 @@ import { createLookoutClient, lookoutPolicy } from "@x402-lookout/client";
 const wallet = privateKeyToAccount(process.env.PAYER_KEY);
 const client = x402Client.fromConfig({ schemes: [{ network: process.env.NETWORK, client: new ExactEvmScheme(wallet) }] });
 const lookout = createLookoutClient({ baseUrl: process.env.LOOKOUT_BASE_URL, signer: wallet });
-client.onBeforePaymentCreation(lookoutPolicy({ lookout }));
-const pay = wrapFetchWithPayment(globalThis.fetch, client);
+const policy = lookoutPolicy({ lookout });
+client.onBeforePaymentCreation(policy);
+const pay = wrapFetchWithPayment(policy.fetch(globalThis.fetch), client);
 
 const results = [];
 for (const url of process.argv.slice(2)) {

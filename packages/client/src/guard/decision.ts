@@ -1,6 +1,6 @@
 import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { PreflightReport } from "../types.js";
-import { MalformedQuoteError, PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./errors.js";
+import { QuoteRefusedError, PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./errors.js";
 import type { DecidingMode } from "./modes.js";
 
 /**
@@ -37,5 +37,5 @@ export interface GuardDecision {
 /** The error a blocking decision stands for: the verdict's block, or the failed check. */
 export function refusalOf(d: GuardDecision, alternatives?: PreflightBlockedError["alternatives"]): Error {
   if (d.report && d.error === undefined) return new PreflightBlockedError(d.url, d.report, d.reasons as BlockReason[], alternatives);
-  return d.error instanceof PreflightUnavailableError || d.error instanceof MalformedQuoteError ? d.error : new PreflightUnavailableError(d.url, d.error);
+  return d.error instanceof PreflightUnavailableError || d.error instanceof QuoteRefusedError ? d.error : new PreflightUnavailableError(d.url, d.error);
 }

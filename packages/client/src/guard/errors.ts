@@ -9,8 +9,8 @@ export type BlockReason =
   | "price_unknown"
   /** The signed verdict is bound to another requirement than the one the x402 client was about to sign. */
   | "requirement_mismatch"
-  /** The requirement's amount reads more than one way (docs/verdicts.md): refused before any check. */
-  | "malformed_quote";
+  /** Refused by the guard from the payment alone (QuoteRefusedError). */
+  | LocalRefusal;
 
 /** The guard refused to let the agent pay `url`: the report, the reasons and, if asked for, alternatives. */
 export class PreflightBlockedError extends Error {
@@ -39,13 +39,17 @@ export class PreflightUnavailableError extends Error {
   }
 }
 
-/** The requirement about to be signed reads more than one way: refused locally, nothing asked, nothing signed. */
-export class MalformedQuoteError extends Error {
+/** Refusals the guard makes from the payment alone, before or instead of asking the service. */
+export type LocalRefusal = "malformed_quote" | "resource_mismatch" | "request_unknown" | "lookout_price_mismatch";
+
+/** The payment was refused by the guard itself (docs/clients.md, "What is judged"): nothing was signed. */
+export class QuoteRefusedError extends Error {
   constructor(
     readonly url: string,
-    readonly malformed: string,
+    readonly reason: LocalRefusal,
+    detail: string,
   ) {
-    super(`payment to ${url} not made: the requirement's amount is malformed (${malformed}); what would be signed is not what can be checked`);
-    this.name = "MalformedQuoteError";
+    super(`payment to ${url} not made: ${detail}`);
+    this.name = "QuoteRefusedError";
   }
 }

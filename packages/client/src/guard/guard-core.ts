@@ -6,8 +6,11 @@ import type { GuardDecision } from "./decision.js";
 import { isOutage, readModes, type ModeOptions } from "./modes.js";
 import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "./policy.js";
 import { PreflightCache } from "./preflight-cache.js";
-import { MalformedQuoteError } from "./errors.js";
-import { malformedOf, overCap, quoteVerdict, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
+import { QuoteRefusedError, type LocalRefusal } from "./errors.js";
+import { lookoutRoutePrice, requestAddress } from "./lookout-route.js";
+import { malformedOf, overCap, quoteVerdict, resourceOf, signedAmount, type GuardedCall, type QuoteVerdict } from "./quote-check.js";
+import type { TappedRequest } from "./request-tap.js";
+import { defaultTarget } from "./target.js";
 
 /** What guardFetch and lookoutPolicy share: the checks, their cache, the modes and the decisions. */
 export interface CheckOptions extends ModeOptions {
@@ -27,6 +30,11 @@ export interface CheckOptions extends ModeOptions {
    */
   offline?: Pick<OfflineGuard, "decide">;
   now?: () => number;
+  /**
+   * The endpoint to check for a request, or null to pay it unchecked (your choice, not the
+   * 402's). Default: the request URL without query and fragment.
+   */
+  target?: (url: URL) => string | null;
 }
 
 export type GuardCore = ReturnType<typeof createGuardCore>;
@@ -38,6 +46,8 @@ export function createGuardCore(options: CheckOptions) {
   const policy: GuardPolicy = { blockActions: options.blockActions ?? DEFAULT_BLOCK_ACTIONS, allowUnknown: unknown !== "block", maxPriceUsdc };
   const cache = new PreflightCache<PreflightReport>(options.cacheTtlMs ?? 5 * 60_000, options.now);
   const emit = (d: GuardDecision) => (options.onDecision?.(d), d);
+  const lookoutBase = options.lookout.baseUrl;
+  const targetOf = options.target ?? defaultTarget(lookoutBase);
 
   function judged(url: string, stage: GuardDecision["stage"], v: Omit<QuoteVerdict, "digest"> & { digest?: string }): GuardDecision {
     const d = { url, stage, report: v.report, cached: v.cached, signature: v.report.signature, ...(v.digest ? { requirementDigest: v.digest } : {}) };
@@ -79,16 +89,6 @@ export function createGuardCore(options: CheckOptions) {
 
     /** The verdict on the requirement selected for signing, bound to its digest (quoteVerdict). */
     async quote(call: GuardedCall, paymentRequired: PaymentRequired, selected: PaymentRequirements): Promise<GuardDecision> {
-      const malformed = malformedOf(paymentRequired, selected);
-      if (malformed !== null)
-        return emit({
-          url: call.url,
-          stage: "quote",
-          decision: "block",
-          reasons: ["malformed_quote"],
-          cached: false,
-          error: new MalformedQuoteError(call.url, malformed),
-        });
       const local = options.offline?.decide(call.url, call.method, selected);
       if (local) {
         const reasons = overCap(local.entry.amount, maxPriceUsdc) ? [...local.reasons, "price_above_max" as const] : local.reasons;
@@ -109,7 +109,34 @@ export function createGuardCore(options: CheckOptions) {
       return judged(call.url, "quote", verdict);
     },
 
-    /** A check that could not be made (no checkable resource): blocks as any failed check does. */
-    unchecked: (url: string, error: Error) => failed(url, "quote", false, error),
+    /**
+     * A payment about to be signed for the request the agent made (never the 402's own claim of
+     * a resource): refused locally when it reads two ways, names another resource, or is unknown;
+     * unchecked (null) only for the Lookout service's own route at its listed price.
+     */
+    async payment(request: TappedRequest | null, paymentRequired: PaymentRequired, selected: PaymentRequirements): Promise<GuardDecision | null> {
+      const refuse = (url: string, reason: LocalRefusal, detail: string) =>
+        emit({ url, stage: "quote", decision: "block", reasons: [reason], cached: false, error: new QuoteRefusedError(url, reason, detail) });
+      if (request === null)
+        return refuse("(unknown)", "request_unknown", "the request this 402 answered is unknown (send requests through policy.fetch or policy.axios)");
+      const url = requestAddress(request.url) ?? request.url;
+      const malformed = malformedOf(paymentRequired, selected);
+      if (malformed !== null)
+        return refuse(url, "malformed_quote", `the requirement's amount is malformed (${malformed}): what would be signed is not what can be checked`);
+      const own = lookoutRoutePrice(lookoutBase, request);
+      if (own !== undefined) {
+        if (own !== null && signedAmount(paymentRequired, selected) === own) return null;
+        return refuse(
+          url,
+          "lookout_price_mismatch",
+          `the Lookout service's ${request.method} ${url} asks ${signedAmount(paymentRequired, selected)}, its listed price is ${own ?? "none"}`,
+        );
+      }
+      const claim = resourceOf(paymentRequired, selected);
+      if (claim !== null && requestAddress(claim) !== url)
+        return refuse(url, "resource_mismatch", `the 402 names another resource (${claim}) than the one requested`);
+      const target = targetOf(new URL(request.url));
+      return target === null ? null : this.quote({ url: target, method: request.method }, paymentRequired, selected);
+    },
   };
 }

@@ -15,12 +15,6 @@ export interface GuardOptions extends CheckOptions {
   /** On a block, also buy /alternatives (0.005 USDC) and attach them to the error. */
   alternatives?: boolean | { limit?: number; taskClass?: string };
   /**
-   * The endpoint to check for a request, or null to send it unchecked. Default: the URL without
-   * query and fragment (catalogs list endpoints, agents add parameters); requests to the Lookout
-   * service itself and non-http(s) URLs go unchecked.
-   */
-  target?: (url: URL) => string | null;
-  /**
    * The x402 client behind the paying fetch. Given, the guard also checks each payment when the
    * client is about to sign it, as lookoutPolicy does, for the requests made through this guard
    * (docs/clients.md).
@@ -43,12 +37,12 @@ export function guardFetch(fetch: typeof globalThis.fetch, options: GuardOptions
     return refusalOf(d, d.report && options.alternatives ? await alternativesFor(d.url) : undefined);
   }
 
-  // Runs inside the x402 client's payment creation, for the calls this guard let through.
+  // Runs inside the x402 client's payment creation, for the calls made through this guard: the request it sent is judged.
   options.x402Client?.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
     const call = calls.getStore();
     if (!call) return;
-    const d = await core.quote(call, paymentRequired, selectedRequirements);
-    if (d.decision !== "block") return;
+    const d = await core.payment({ url: call.requested ?? call.url, method: call.method ?? "GET" }, paymentRequired, selectedRequirements);
+    if (d?.decision !== "block") return;
     call.refusal = await refusal(d);
     return { abort: true, reason: (call.refusal as Error).message };
   });
@@ -60,11 +54,14 @@ export function guardFetch(fetch: typeof globalThis.fetch, options: GuardOptions
   }
 
   return async (input, init) => {
-    const target = targetOf(new URL(input instanceof Request ? input.url : String(input)));
-    if (target === null) return fetch(input, init);
+    const requested = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const target = targetOf(new URL(requested));
+    // Unchecked at this stage (the Lookout service, or the agent's own choice): its payment is still judged.
+    if (target === null) return calls.run({ url: requested, requested, method }, () => fetch(input, init));
     const d = await core.endpoint(target);
     if (d.decision === "block") throw await refusal(d);
-    const call: GuardedCall = { url: target, method: (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase() };
+    const call: GuardedCall = { url: target, requested, method };
     try {
       return await calls.run(call, () => fetch(input, init));
     } catch (err) {

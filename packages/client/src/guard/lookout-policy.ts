@@ -1,48 +1,41 @@
-import type { BeforePaymentCreationHook, PaymentCreationContext } from "@x402/core/client";
+import type { BeforePaymentCreationHook } from "@x402/core/client";
 import { refusalOf } from "./decision.js";
 import { createGuardCore, type CheckOptions } from "./guard-core.js";
-import { defaultTarget } from "./target.js";
+import { RequestTap, tapAxios, tapFetch, type AxiosLike } from "./request-tap.js";
 
-export interface LookoutPolicyOptions extends CheckOptions {
-  /**
-   * The endpoint to check for the 402's resource URL, or null to pay it unchecked. Default: the
-   * URL without query and fragment; the Lookout service itself goes unchecked. A resource that is
-   * missing or not http(s) cannot be checked and blocks (check_failed) unless this maps it.
-   */
-  target?: (url: URL) => string | null;
+export type LookoutPolicyOptions = CheckOptions;
+
+/** The hook, and the transport taps that tell it which request each 402 answered. */
+export interface LookoutPolicy extends BeforePaymentCreationHook {
+  /** The fetch to hand @x402/fetch: `wrapFetchWithPayment(policy.fetch(fetch), client)`. */
+  fetch(inner?: typeof fetch): typeof fetch;
+  /** Taps an axios instance; call it before `wrapAxiosWithPayment(instance, client)`. */
+  axios<A extends AxiosLike>(instance: A): A;
 }
 
 /**
  * x402 Lookout as a payment policy of the official x402 SDK: a hook for an existing x402Client
- * (the one @x402/fetch or @x402/axios pays with), `client.onBeforePaymentCreation(lookoutPolicy({ lookout }))`.
- * For each payment it checks the requirement the client selected for signing (payTo, asset,
- * network, amount) at the 402's resource URL with a signed verdict bound to that requirement,
- * and aborts the payment, before anything is signed, when the decision blocks. The SDK's
- * registerPolicy is not used: it is synchronous and sees neither the resource nor the 402.
+ * (the one @x402/fetch or @x402/axios pays with), `client.onBeforePaymentCreation(policy)`, with
+ * the agent's transport sent through `policy.fetch` or `policy.axios`. For each payment it checks
+ * the request the agent made (URL and method, never the resource the 402 claims) and the
+ * requirement selected for signing, with a signed verdict bound to that requirement, and aborts
+ * the payment before anything is signed when the decision blocks. A 402 whose request the policy
+ * did not see is refused (request_unknown); the SDK's registerPolicy is synchronous and sees
+ * neither, so it is not used.
  */
-export function lookoutPolicy(options: LookoutPolicyOptions): BeforePaymentCreationHook {
+export function lookoutPolicy(options: LookoutPolicyOptions): LookoutPolicy {
   const core = createGuardCore(options);
-  const lookoutOwn = defaultTarget(options.lookout.baseUrl);
-  // Only http(s) endpoints have verdicts: by default another scheme is a check that cannot be made, not a pass.
-  const targetOf = options.target ?? ((u: URL) => (u.protocol === "http:" || u.protocol === "https:" ? lookoutOwn(u) : undefined));
+  const tap = new RequestTap(options.now);
 
-  return async ({ paymentRequired, selectedRequirements }) => {
-    const resource = resourceOf({ paymentRequired, selectedRequirements });
-    const url = resource === null ? null : URL.canParse(resource) ? new URL(resource) : null;
-    const target = url === null ? undefined : targetOf(url);
-    if (target === null) return;
-    const d =
-      target === undefined
-        ? core.unchecked(resource ?? "", new Error(`the 402 names no checkable resource URL (${JSON.stringify(resource)})`))
-        : await core.quote({ url: target }, paymentRequired, selectedRequirements);
-    if (d.decision === "block") return { abort: true, reason: `x402 Lookout: ${refusalOf(d).message}` };
+  const hook: BeforePaymentCreationHook = async ({ paymentRequired, selectedRequirements }) => {
+    const requests = tap.requestsFor(paymentRequired);
+    // One challenge drawn by two different requests cannot say which one is being paid.
+    const request = requests.length === 1 ? requests[0]! : null;
+    const d = await core.payment(request, paymentRequired, selectedRequirements);
+    if (d?.decision === "block") return { abort: true, reason: `x402 Lookout: ${refusalOf(d).message}` };
   };
-}
-
-/** The resource being paid: v2 names it once in the 402, v1 in each requirement. */
-function resourceOf({ paymentRequired, selectedRequirements }: PaymentCreationContext): string | null {
-  const v2 = (paymentRequired as { resource?: { url?: unknown } }).resource?.url;
-  const v1 = (selectedRequirements as { resource?: unknown }).resource;
-  const found = typeof v2 === "string" ? v2 : v1;
-  return typeof found === "string" && found !== "" ? found : null;
+  return Object.assign(hook, {
+    fetch: (inner: typeof fetch = globalThis.fetch) => tapFetch(tap, inner),
+    axios: <A extends AxiosLike>(instance: A) => (tapAxios(tap, instance), instance),
+  });
 }

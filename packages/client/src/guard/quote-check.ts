@@ -8,7 +8,10 @@ import type { GuardPolicy } from "./policy.js";
 
 /** The agent's request a payment is being made for, as the guard saw it. */
 export interface GuardedCall {
+  /** The endpoint checked (the request without query and fragment). */
   url: string;
+  /** The URL the agent requested, as sent. */
+  requested?: string;
   /** Unknown to an x402Client hook alone (lookoutPolicy): the service then takes the listing's. */
   method?: string;
   /** Why the guard refused this call's payment: thrown to the agent instead of the SDK's wrapped error. */
@@ -66,4 +69,18 @@ export function overCap(amount: string | null, cap: string | undefined): boolean
 export function malformedOf(paymentRequired: PaymentRequired, selected: PaymentRequirements): string | null {
   const version = (paymentRequired as { x402Version?: unknown }).x402Version === 1 ? 1 : 2;
   return requirementAmount(selected as { amount?: unknown; maxAmountRequired?: unknown }, version).malformed;
+}
+
+/** What the x402 client will sign for the selected requirement (the one reader's text; malformed ones are refused before). */
+export function signedAmount(paymentRequired: PaymentRequired, selected: PaymentRequirements): string {
+  const version = (paymentRequired as { x402Version?: unknown }).x402Version === 1 ? 1 : 2;
+  return requirementAmount(selected as { amount?: unknown; maxAmountRequired?: unknown }, version).amount;
+}
+
+/** The resource the 402 claims to be for: v2 names it once, v1 in each requirement; null when it names none. */
+export function resourceOf(paymentRequired: PaymentRequired, selected: PaymentRequirements): string | null {
+  const v2 = (paymentRequired as { resource?: { url?: unknown } }).resource?.url;
+  const v1 = (selected as { resource?: unknown }).resource;
+  const found = typeof v2 === "string" ? v2 : v1;
+  return typeof found === "string" && found !== "" ? found : null;
 }
