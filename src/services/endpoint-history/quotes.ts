@@ -19,8 +19,15 @@ export async function quotesOf(db: Kysely<Database>, listingId: number): Promise
     first_seen_at: Date;
     last_seen_at: Date;
     seen: number;
+    disputed: boolean;
   }>`
-    select q.source, q.profile, t.network, t.asset, t.pay_to, t.amount::text as amount, q.first_seen_at, q.last_seen_at, q.seen
+    select q.source, q.profile, t.network, t.asset, t.pay_to, t.amount::text as amount, q.first_seen_at, q.last_seen_at, q.seen,
+           -- A source's current claim that the endpoint's own challenge contradicts (decision 0032).
+           coalesce(q.source = 'catalog' and exists (
+             select 1 from signal_snapshots s, jsonb_array_elements(coalesce(s.detail -> 'quote' -> 'catalog' -> 'disagreeing', '[]'::jsonb)) as d
+             where s.listing_id = q.listing_id and d ->> 'source' = q.profile
+               and lower(coalesce(d ->> 'payTo', '')) = lower(coalesce(t.pay_to, '')) and coalesce(d ->> 'amount', '') = t.amount::text
+           ), false) as disputed
     from listing_quotes q join quote_terms t using (digest)
     where q.listing_id = ${listingId}
     order by q.last_seen_at desc, q.first_seen_at desc, q.source, q.profile
@@ -36,5 +43,6 @@ export async function quotesOf(db: Kysely<Database>, listingId: number): Promise
     firstSeenAt: new Date(r.first_seen_at),
     lastSeenAt: new Date(r.last_seen_at),
     seen: Number(r.seen),
+    disputed: Boolean(r.disputed),
   }));
 }

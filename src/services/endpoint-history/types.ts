@@ -47,6 +47,8 @@ export interface QuoteSpan {
   firstSeenAt: Date;
   lastSeenAt: Date;
   seen: number;
+  /** A catalog source's current claim that the endpoint's own challenge contradicts (source_disagrees, decision 0032). */
+  disputed: boolean;
 }
 
 /** Consecutive UTC days with a delist flag; `recovered` once a later day passed unflagged. */

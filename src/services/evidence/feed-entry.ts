@@ -27,7 +27,7 @@ export interface FeedState {
 /**
  * The entry of a listing whose stored verdict is `stored`: what preflight answers for it (the same
  * firedOf and viewOf as preflightReport), and the terms the prober prices it by: the newest
- * challenge's quote, else the catalog's.
+ * challenge's quote, else the listed source's (decision 0032), never merely the newest sighting.
  */
 export function feedEntryOf(row: ListingRow, context: SignalContext | null, stored: StoredVerdict, now: Date): FeedEntry {
   const input = signalInput(row, context);
@@ -35,7 +35,12 @@ export function feedEntryOf(row: ListingRow, context: SignalContext | null, stor
   const live = (row.detail as { quote?: ObservedQuote | null } | null)?.quote?.live ?? null;
   const terms = live
     ? { pay_to: live.payTo, asset: live.asset, network: live.network, amount: live.amount }
-    : { pay_to: row.pay_to, asset: row.asset, network: row.network, amount: row.price_atomic };
+    : {
+        pay_to: input.listedQuote?.payTo ?? null,
+        asset: input.listedQuote?.asset ?? null,
+        network: input.listedQuote?.network ?? null,
+        amount: input.listedQuote?.amount ?? null,
+      };
   return { ok: view.ok, action: view.recommended_action, warnings: [...view.warnings], ...terms, price_usdc: usdcDecimal(currentPrice(row)) };
 }
 

@@ -1,35 +1,39 @@
 import { sql, type Kysely } from "kysely";
-import { canonicalAddress } from "@x402-lookout/contracts/quote";
 import type { Database } from "../../db/schema.js";
-import { canonicalNetwork } from "../../lib/assets.js";
-import type { CatalogTerms } from "./types.js";
+import type { SourceTerms } from "./source-claims.js";
 
-interface SourceTerms {
+interface Row {
   listing_id: number;
+  source_id: string;
+  kind: string;
   network: string | null;
   asset: string | null;
   pay_to: string | null;
   price_atomic: string | null;
+  price_usdc: string | null;
+  first_seen_at: Date | string;
 }
 
-/** How far the sources that list each listing now agree on payee and price (one indexed read). */
-export async function catalogTerms(db: Kysely<Database>, listingIds: readonly number[]): Promise<Map<number, CatalogTerms>> {
-  const { rows } = await sql<SourceTerms>`
-    select listing_id, network, asset, pay_to, price_atomic::text as price_atomic
-    from listing_sources where listing_id = any(${[...listingIds]}::bigint[]) and listed`.execute(db);
+/** What each source that lists each listing now says of it (one indexed read); settled in source-claims.ts. */
+export async function catalogTerms(db: Kysely<Database>, listingIds: readonly number[]): Promise<Map<number, SourceTerms[]>> {
+  const { rows } = await sql<Row>`
+    select ls.listing_id, ls.source_id, cs.kind, ls.network, ls.asset, ls.pay_to, ls.price_atomic::text as price_atomic,
+           ls.price_usdc::text as price_usdc, ls.first_seen_at
+    from listing_sources as ls join catalog_sources as cs on cs.id = ls.source_id
+    where ls.listing_id = any(${[...listingIds]}::bigint[]) and ls.listed`.execute(db);
   const byListing = new Map<number, SourceTerms[]>();
-  for (const r of rows) byListing.set(Number(r.listing_id), [...(byListing.get(Number(r.listing_id)) ?? []), r]);
-  return new Map([...byListing].map(([id, terms]) => [id, agreement(terms)]));
-}
-
-/** Prices compare only within one network and asset; addresses compare case-blind where the network allows. */
-export function agreement(terms: readonly Omit<SourceTerms, "listing_id">[]): CatalogTerms {
-  const payTos = new Set(terms.flatMap((t) => (t.pay_to === null ? [] : [canonicalAddress(t.pay_to)])));
-  const prices = new Map<string, Set<string>>();
-  for (const t of terms) {
-    if (t.price_atomic === null || t.network === null) continue;
-    const money = `${canonicalNetwork(t.network)} ${(t.asset ?? "").toLowerCase()}`;
-    prices.set(money, (prices.get(money) ?? new Set()).add(t.price_atomic));
+  for (const r of rows) {
+    const terms: SourceTerms = {
+      source: r.source_id,
+      kind: r.kind === "manifest" ? "manifest" : "bazaar",
+      network: r.network,
+      asset: r.asset,
+      payTo: r.pay_to,
+      amount: r.price_atomic,
+      priceUsdc: r.price_usdc,
+      firstSeenAt: new Date(r.first_seen_at),
+    };
+    byListing.set(Number(r.listing_id), [...(byListing.get(Number(r.listing_id)) ?? []), terms]);
   }
-  return { sources: terms.length, payTos: payTos.size, amounts: Math.max(0, ...[...prices.values()].map((p) => p.size)) };
+  return byListing;
 }

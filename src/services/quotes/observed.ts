@@ -1,7 +1,8 @@
 import { canonicalAddress } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, sameAsset } from "../../lib/assets.js";
 import { THRESHOLDS as T } from "../signals/constants.js";
-import type { CatalogTerms, ObservedQuote, SeenValues } from "./types.js";
+import { settleSources, type SourceTerms } from "./source-claims.js";
+import type { ObservedQuote, SeenValues } from "./types.js";
 
 /** One span of listing_quotes (source probe) with its terms. */
 export interface QuoteSpan {
@@ -75,11 +76,13 @@ export function observedQuote(spans: readonly QuoteSpan[], now: Date): ObservedQ
 const NOTHING_SEEN: SeenValues = { pay_to: [], asset: [], network: [], scheme: [], resource_url: [], amount: [] };
 
 /**
- * The probe evidence with what the listing's sources say. Sources that disagree are evidence
- * before any probe, so a listing never probed gets a quote of its catalog terms alone.
+ * The probe evidence with what the listing's sources say, weighed against the newest challenge
+ * (decision 0032). Sources that disagree are evidence before any probe, so a listing never
+ * probed gets a quote of its catalog terms alone.
  */
-export function withCatalog(observed: ObservedQuote | null, catalog: CatalogTerms | undefined): ObservedQuote | null {
-  if (!catalog) return observed;
+export function withCatalog(observed: ObservedQuote | null, sources: readonly SourceTerms[] | undefined): ObservedQuote | null {
+  if (!sources || sources.length === 0) return observed;
+  const catalog = settleSources(sources, observed?.live ?? null);
   if (observed) return { ...observed, catalog };
   if (catalog.payTos < 2 && catalog.amounts < 2) return null;
   return { live: null, payTos7d: 0, lowestAmount24h: null, profilesDisagree: false, highestAmount7d: null, seen: NOTHING_SEEN, catalog };

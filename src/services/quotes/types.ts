@@ -36,11 +36,29 @@ export interface ObservedQuote {
   catalog?: CatalogTerms;
 }
 
-/** The sources that list a listing now, and how far their terms agree. */
+/** What one catalog source (or the provider's own manifest) says of a listing: that source's claim. */
+export interface SourceClaim {
+  /** The source's id (docs/catalog.md). */
+  source: string;
+  kind: "bazaar" | "manifest";
+  network: string | null;
+  asset: string | null;
+  payTo: string | null;
+  /** Atomic units; priceUsdc as the source listed it. */
+  amount: string | null;
+  priceUsdc: string | null;
+}
+
+/** The sources that list a listing now, weighed against the endpoint's own challenge (decision 0032). */
 export interface CatalogTerms {
+  /** Sources counted: all of them, less those whose claim the challenge contradicts while another agrees. */
   sources: number;
-  /** Distinct payees they name. */
+  /** Distinct payees the counted sources name. */
   payTos: number;
   /** Distinct prices they name in one network and asset (the most among such groups). */
   amounts: number;
+  /** The source whose terms the rules compare against (absent in snapshots from before decision 0032). */
+  listed?: SourceClaim;
+  /** Sources the challenge contradicts while another source agrees with it: source_disagrees, their claims only. */
+  disagreeing?: SourceClaim[];
 }

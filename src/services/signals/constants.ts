@@ -58,7 +58,8 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
 ]);
 
 /** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
-export const INFORMATIONAL: ReadonlySet<WarningCode> = new Set<WarningCode>(["high_concentration"]);
+// source_disagrees: one catalog's claim that the endpoint's own challenge contradicts (decision 0032).
+export const INFORMATIONAL: ReadonlySet<WarningCode> = new Set<WarningCode>(["high_concentration", "source_disagrees"]);
 
 /** Wallet-drain risks: recommended_action skip. */
 export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>([
@@ -100,6 +101,7 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   slow: 0.3,
   new_provider: 0.2,
   high_concentration: 0.1,
+  source_disagrees: 0.1,
 };
 
 /** confidence: 0 without evidence, 0.2 for one probe, 1 from this many probes in the last hour. */

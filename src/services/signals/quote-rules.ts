@@ -38,4 +38,6 @@ export const quoteRules = {
   },
   cloaking: (s) => s.observedQuote?.profilesDisagree ?? false,
   malformed_quote: (s) => (live(s)?.malformed ?? null) !== null,
+  // A source the challenge contradicts while another agrees: that source's claim, never the endpoint's (decision 0032).
+  source_disagrees: (s) => (s.observedQuote?.catalog?.disagreeing?.length ?? 0) > 0,
 } satisfies Record<string, Rule>;

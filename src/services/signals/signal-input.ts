@@ -1,11 +1,14 @@
 import type { SignalContext } from "./group-context.js";
 import type { SignalInput } from "./engine.js";
-import type { ObservedQuote } from "../quotes/types.js";
+import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
 import { currentPrice, type ReportRow } from "./listing-row.js";
 
 /** The engine's input for a catalogued listing: its row plus the context of the last recompute. */
 export function signalInput(row: ReportRow, context: SignalContext | null): SignalInput {
-  const price = currentPrice(row);
+  // Before any challenge was read, the price is the listed source's, not the newest sighting's.
+  const observedPrice = (row.detail as { last_price_usdc?: unknown } | null)?.last_price_usdc;
+  const listedSource = quoteOf(row)?.catalog?.listed;
+  const price = typeof observedPrice === "string" || !listedSource ? currentPrice(row) : listedSource.priceUsdc;
   const priceUsdc = price === null ? null : Number(price);
   const median = context?.group.group_median_price_usdc ?? null;
   const probes1h = row.probes_1h ?? 0;
@@ -34,9 +37,21 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     markupReferenceUsdc: context?.markup?.reference_price_usdc ?? null,
     priceRatioToMedian: priceUsdc !== null && median !== null && median > 0 ? Math.round((priceUsdc / median) * 1000) / 1000 : null,
     concentrationPct: context?.group.concentration_pct ?? null,
-    listedQuote: { network: row.network, asset: row.asset, payTo: row.pay_to, amount: row.price_atomic, url: row.url },
-    observedQuote: (row.detail as { quote?: ObservedQuote } | null)?.quote ?? null,
+    listedQuote: listedTerms(row),
+    observedQuote: quoteOf(row),
   };
+}
+
+const quoteOf = (row: ReportRow) => (row.detail as { quote?: ObservedQuote } | null)?.quote ?? null;
+
+/**
+ * The terms the quote rules compare against: the source the endpoint's own challenge agrees
+ * with, else the most authoritative one (decision 0032); a snapshot without one, the listing's.
+ */
+function listedTerms(row: ReportRow): ListedQuote {
+  const source = quoteOf(row)?.catalog?.listed;
+  if (source) return { network: source.network, asset: source.asset, payTo: source.payTo, amount: source.amount, url: row.url };
+  return { network: row.network, asset: row.asset, payTo: row.pay_to, amount: row.price_atomic, url: row.url };
 }
 
 /** The context a snapshot carries, if the recompute has written one. */

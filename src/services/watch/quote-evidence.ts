@@ -21,5 +21,9 @@ export const QUOTE_EVIDENCE = {
     min_ratio: T.priceSwitchRatio,
   }),
   cloaking: (s: SignalInput): JsonObject => ({ profiles_disagree: s.observedQuote?.profilesDisagree ?? false }),
+  source_disagrees: (s: SignalInput): JsonObject => ({
+    live_pay_to: live(s)?.payTo ?? null,
+    sources: (s.observedQuote?.catalog?.disagreeing ?? []) as unknown as JsonObject[],
+  }),
   malformed_quote: (s: SignalInput): JsonObject => ({ malformed: live(s)?.malformed ?? null, signed_amount: live(s)?.amount ?? null }),
 };

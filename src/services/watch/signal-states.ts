@@ -44,6 +44,7 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now:
   price_switch: (s) => s.observedQuote?.lowestAmount24h != null,
   cloaking: (s) => s.observedQuote?.live != null,
   malformed_quote: (s) => s.observedQuote?.live != null,
+  source_disagrees: (s) => s.observedQuote?.live != null,
 };
 
 /** A firing signal is fired (each rule demands its own evidence); otherwise cleared only on evidence. */
