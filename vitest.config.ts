@@ -17,6 +17,7 @@ const databaseFree = [
   "test/client/client-unit.test.ts",
   "test/quotes/amount-reader.test.ts",
   "test/client/guard-fetch-unit.test.ts",
+  "test/client/verdict-clock.test.ts",
   "test/client/contracts.test.ts",
   "test/client/package-parts.test.ts",
   "test/probes/endpoint-probe.test.ts",

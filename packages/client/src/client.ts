@@ -7,7 +7,7 @@ import { CreditBundle, type CreditState } from "./credit-bundle.js";
 import { createLookoutKeys, type LookoutKeys } from "./jwks.js";
 import { DEFAULT_NETWORKS } from "./paying-fetch.js";
 import type { CallInfo, CallOptions, LookoutMethods } from "./types.js";
-import { createVerdictVerifier } from "./verdicts.js";
+import { createVerdictVerifier, type VerdictTime } from "./verdicts.js";
 
 export interface LookoutClientOptions {
   /** The service: https, or http on loopback (e.g. http://localhost:8402 for `npm start`). */
@@ -34,15 +34,22 @@ export interface LookoutClientOptions {
    */
   verifyVerdicts?: boolean;
   /**
-   * Judge each verdict's expiry (observed_at + 5 min) at this time, in ms. Default: a fresh
-   * answer is not failed for the agent's clock skew; a kept verdict's `verified.exp` says until when it holds.
+   * The client's clock, in ms (default Date.now): each verdict's expiry (observed_at + 5 min) is
+   * judged at it, with `clockToleranceSeconds` of skew, and the key set's age is counted on it.
    */
   now?: () => number;
+  /** How far the agent's clock may run ahead of the service's (default 30 s). */
+  clockToleranceSeconds?: number;
+  /**
+   * "now" (default): a verdict expired at the client's clock throws VerdictExpiredError.
+   * "observed_at": judge at the answer's own moment, only to check archived verdicts.
+   */
+  verdictTime?: VerdictTime;
 }
 
 export interface LookoutClient extends LookoutMethods {
   readonly baseUrl: string;
-  /** The service's published keys (JWKS), fetched once: the verdict verifier and an offline guard share them. */
+  /** The service's published keys (JWKS), refetched every 5 minutes and on a new key id: the verdict verifier and an offline guard share them. */
   readonly keys: LookoutKeys;
   /** The credit bundle in use and what the answers said about it, or null. */
   readonly credit: CreditState | null;
@@ -57,9 +64,11 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
   const maxPayment = options.maxPaymentUsdc === undefined ? undefined : String(options.maxPaymentUsdc);
   if (maxPayment !== undefined && !/^\d+(\.\d{1,6})?$/.test(maxPayment))
     throw new TypeError(`maxPaymentUsdc must be a USDC amount with at most 6 decimals, got ${maxPayment}`);
+  if (options.verdictTime !== undefined && options.verdictTime !== "now" && options.verdictTime !== "observed_at")
+    throw new TypeError(`verdictTime must be "now" or "observed_at", got ${String(options.verdictTime)}`);
   const baseUrl = checkedBaseUrl(options.baseUrl);
   const transport = options.fetch ?? globalThis.fetch;
-  const keys = createLookoutKeys(baseUrl, transport);
+  const keys = createLookoutKeys(baseUrl, transport, { now: options.now });
   const deps: CallDeps = {
     baseUrl,
     fetch: transport,
@@ -70,7 +79,10 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
     validateResponses: options.validateResponses ?? false,
     credit: options.creditId ? new CreditBundle(options.creditId) : null,
     onCall: options.onCall,
-    verifyVerdicts: options.verifyVerdicts === false ? null : createVerdictVerifier(keys, options.now),
+    verifyVerdicts:
+      options.verifyVerdicts === false
+        ? null
+        : createVerdictVerifier(keys, { now: options.now, at: options.verdictTime, toleranceSeconds: options.clockToleranceSeconds }),
   };
   const methods = Object.fromEntries(
     (Object.keys(routeContracts) as RouteName[]).map((name) => [

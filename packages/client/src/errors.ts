@@ -151,5 +151,18 @@ export class PaymentError extends LookoutError {}
  */
 export class VerdictSignatureError extends LookoutError {}
 
+/**
+ * A verdict whose signature holds but whose `exp` has passed at the client's clock (beyond its
+ * skew tolerance; code stale_verdict): a miss, never a pass. A guard asks again once, then its
+ * failMode decides (decision 0030).
+ */
+export class VerdictExpiredError extends VerdictSignatureError {}
+
+/**
+ * The service's keys could not be had to check a verdict (code keys_unavailable): the JWKS did not
+ * answer, or a new key id arrived inside the refetch pause. An outage to a guard's failMode.
+ */
+export class VerdictKeysUnavailableError extends VerdictSignatureError {}
+
 /** The answer does not match the route's response schema (only with validateResponses). */
 export class ResponseShapeError extends LookoutError {}

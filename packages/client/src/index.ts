@@ -17,7 +17,8 @@ export { createOfflineGuard } from "./offline/offline-guard.js";
 export type { OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./offline/types.js";
 export type { OfflineDecision, OfflineRequirement } from "./offline/decide.js";
 export { SnapshotRefusedError } from "./offline/verify.js";
-export type { LookoutKeys } from "./jwks.js";
+export { KeysUnavailableError, type LookoutKeys } from "./jwks.js";
+export { VERDICT_CLOCK_TOLERANCE_SECONDS, type VerdictTime } from "./verdicts.js";
 export type {
   AlternativesAnswer,
   Answer,

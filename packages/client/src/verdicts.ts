@@ -1,8 +1,8 @@
-import { jwtVerify, type JWTPayload } from "jose";
+import { errors, jwtVerify, type JWTPayload } from "jose";
 import type { AnyRouteContract } from "@x402-lookout/contracts";
 import { SIGNED_ANSWER_FIELDS, VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
-import { VerdictSignatureError } from "./errors.js";
-import type { LookoutKeys } from "./jwks.js";
+import { VerdictExpiredError, VerdictKeysUnavailableError, VerdictSignatureError } from "./errors.js";
+import { KeysUnavailableError, type LookoutKeys } from "./jwks.js";
 
 type Json = Record<string, unknown>;
 
@@ -11,32 +11,49 @@ export interface VerdictCheck {
   paymentSent: boolean;
 }
 
+/** How far the agent's clock may run ahead of the service's before a fresh verdict reads as expired. */
+export const VERDICT_CLOCK_TOLERANCE_SECONDS = 30;
+
+/**
+ * When a verdict's `exp` is judged: "now", the client's clock (default; a stale verdict is a
+ * miss), or "observed_at", the answer's own moment, only for archived verdicts checked later.
+ */
+export type VerdictTime = "now" | "observed_at";
+
 /**
  * Checks the signed verdicts of an answer (docs/verdicts.md) against the service's JWKS (`keys`,
  * createLookoutKeys), and adds the verified claims to each verdict as `verified`. Throws
- * VerdictSignatureError when a signature is missing, does not verify, has expired at `now` (when
- * given), or signs other values than the answer states.
+ * VerdictSignatureError when a signature is missing, does not verify, or signs other values than
+ * the answer states; VerdictExpiredError when its exp has passed at `now` (with the tolerance);
+ * VerdictKeysUnavailableError when the keys could not be had.
  */
-export function createVerdictVerifier(jwks: LookoutKeys, now: (() => number) | undefined) {
+export function createVerdictVerifier(jwks: LookoutKeys, opts: { now?: () => number; at?: VerdictTime; toleranceSeconds?: number } = {}) {
+  const now = opts.now ?? Date.now;
+  const tolerance = opts.toleranceSeconds ?? VERDICT_CLOCK_TOLERANCE_SECONDS;
   async function verifyOne(v: Json, expect: { url?: string; observedAt: string }, check: VerdictCheck): Promise<void> {
-    const fail = (why: string, cause?: unknown) =>
-      new VerdictSignatureError(`${check.routeId}: the verdict's signature ${why}`, {
-        routeId: check.routeId,
-        code: "bad_signature",
-        status: 200,
-        paymentSent: check.paymentSent,
-        paymentSettled: check.paymentSent ? true : false,
-        cause,
-      });
+    const init = (code: string, cause?: unknown) => ({
+      routeId: check.routeId,
+      code,
+      status: 200,
+      paymentSent: check.paymentSent,
+      paymentSettled: check.paymentSent ? true : false,
+      cause,
+    });
+    const fail = (why: string, cause?: unknown) => new VerdictSignatureError(`${check.routeId}: the verdict's signature ${why}`, init("bad_signature", cause));
     if (typeof v.signature !== "string") throw fail("is missing");
     let payload: JWTPayload;
     try {
-      // Without a clock of the caller's, a fresh answer's expiry is judged at its own observed_at:
-      // an agent whose clock is off must not fail every call (docs/verdicts.md).
-      const at = now ? new Date(now()) : new Date(Date.parse(expect.observedAt));
-      ({ payload } = await jwtVerify(v.signature, jwks, { typ: VERDICT_JWS.typ, algorithms: [VERDICT_JWS.alg], currentDate: at }));
+      // The answer's own observed_at is the sender's word: only an archive check may judge at it.
+      const at = opts.at === "observed_at" ? new Date(Date.parse(expect.observedAt)) : new Date(now());
+      const verify = { typ: VERDICT_JWS.typ, algorithms: [VERDICT_JWS.alg], currentDate: at, clockTolerance: tolerance };
+      ({ payload } = await jwtVerify(v.signature, jwks, verify));
     } catch (err) {
-      throw fail(`does not verify (${err instanceof Error ? err.message : String(err)})`, err);
+      const why = err instanceof Error ? err.message : String(err);
+      if (err instanceof errors.JWTExpired)
+        throw new VerdictExpiredError(`${check.routeId}: the verdict expired (${why}): a stale verdict is not a verdict`, init("stale_verdict", err));
+      if (err instanceof KeysUnavailableError)
+        throw new VerdictKeysUnavailableError(`${check.routeId}: the verdict cannot be checked: ${why}`, init("keys_unavailable", err));
+      throw fail(`does not verify (${why})`, err);
     }
     const claims = payload as unknown as VerdictClaims;
     const quote = v.quote as { requirement_digest?: string } | undefined;

@@ -5,10 +5,11 @@ import type { DecidingMode } from "./modes.js";
 
 /**
  * Why a decision is not a plain allow: the verdict's block reasons, unknown_endpoint for a warned
- * endpoint, service_unavailable for an outage, check_failed for any other failed check (a bad
- * request, a refused payment, a bad or unbound signature).
+ * endpoint, service_unavailable for an outage, stale_verdict for a verdict expired at the agent's
+ * clock even when asked again, check_failed for any other failed check (a bad request, a refused
+ * payment, a bad or unbound signature).
  */
-export type DecisionReason = BlockReason | "service_unavailable" | "check_failed";
+export type DecisionReason = BlockReason | "service_unavailable" | "stale_verdict" | "check_failed";
 
 /** One decision of guardFetch or lookoutPolicy, as onDecision receives it (docs/clients.md, "Payment policy"). */
 export interface GuardDecision {

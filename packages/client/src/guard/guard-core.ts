@@ -1,7 +1,8 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { LookoutClient } from "../client.js";
 import type { OfflineGuard } from "../offline/types.js";
-import type { PreflightReport, RecommendedAction } from "../types.js";
+import { VerdictExpiredError } from "../errors.js";
+import type { PreflightReport, RecommendedAction, Verified } from "../types.js";
 import type { GuardDecision } from "./decision.js";
 import { isOutage, readModes, type ModeOptions } from "./modes.js";
 import { blockReasons, DEFAULT_BLOCK_ACTIONS, type GuardPolicy } from "./policy.js";
@@ -44,7 +45,19 @@ export function createGuardCore(options: CheckOptions) {
   const { failMode, unknown } = readModes(options);
   const maxPriceUsdc = options.maxPriceUsdc === undefined ? undefined : String(options.maxPriceUsdc);
   const policy: GuardPolicy = { blockActions: options.blockActions ?? DEFAULT_BLOCK_ACTIONS, allowUnknown: unknown !== "block", maxPriceUsdc };
-  const cache = new PreflightCache<PreflightReport>(options.cacheTtlMs ?? 5 * 60_000, options.now);
+  const now = options.now ?? Date.now;
+  // A kept verdict past its signed exp at the agent's clock is a miss: asked again, never reused.
+  const unexpired = (r: PreflightReport) => {
+    const exp = (r as Partial<Verified>).verified?.exp;
+    return exp === undefined || exp * 1000 > now();
+  };
+  const cache = new PreflightCache<PreflightReport>(options.cacheTtlMs ?? 5 * 60_000, now, undefined, unexpired);
+  // A stale answer (a mirror replaying one, a slow path) is asked once more; stale again, failMode decides.
+  const preflight = (input: Parameters<typeof options.lookout.preflight>[0]) =>
+    options.lookout.preflight(input).catch((err: unknown) => {
+      if (err instanceof VerdictExpiredError) return options.lookout.preflight(input);
+      throw err;
+    });
   const emit = (d: GuardDecision) => (options.onDecision?.(d), d);
   const lookoutBase = options.lookout.baseUrl;
   const targetOf = options.target ?? defaultTarget(lookoutBase);
@@ -61,13 +74,14 @@ export function createGuardCore(options: CheckOptions) {
   }
 
   function failed(url: string, stage: GuardDecision["stage"], cached: boolean, error: unknown): GuardDecision {
-    if (!isOutage(error)) return emit({ url, stage, decision: "block", reasons: ["check_failed"], cached, error });
+    const stale = error instanceof VerdictExpiredError;
+    if (!stale && !isOutage(error)) return emit({ url, stage, decision: "block", reasons: ["check_failed"], cached, error });
     const open = failMode === "open";
     return emit({
       url,
       stage,
       decision: open ? "warn" : "block",
-      reasons: ["service_unavailable"],
+      reasons: [stale ? "stale_verdict" : "service_unavailable"],
       mode: open ? "failed_open" : "failed_closed",
       cached,
       error,
@@ -77,7 +91,7 @@ export function createGuardCore(options: CheckOptions) {
   return {
     /** The endpoint's verdict, before anything is sent to it. */
     async endpoint(url: string): Promise<GuardDecision> {
-      const { value, cached } = cache.get(url, () => options.lookout.preflight({ url }));
+      const { value, cached } = cache.get(url, () => preflight({ url }));
       let report: PreflightReport;
       try {
         report = await value;
@@ -96,7 +110,7 @@ export function createGuardCore(options: CheckOptions) {
       }
       let cached = false;
       const ask: Parameters<typeof quoteVerdict>[3]["ask"] = (key, input) => {
-        const answer = cache.get(key, () => options.lookout.preflight(input));
+        const answer = cache.get(key, () => preflight(input));
         cached = answer.cached;
         return answer;
       };

@@ -1,4 +1,4 @@
-import { LookoutError, LookoutNetworkError, LookoutTimeoutError } from "../errors.js";
+import { LookoutError, LookoutNetworkError, LookoutTimeoutError, VerdictKeysUnavailableError } from "../errors.js";
 
 /** What to do when the Lookout service cannot answer (time-out, network error, 5xx, 429). */
 export type FailMode = "open" | "closed";
@@ -10,7 +10,10 @@ export type UnknownMode = "allow" | "warn" | "block";
 export type DecidingMode = "failed_open" | "failed_closed" | "unknown_allow" | "unknown_warn" | "unknown_block";
 
 export interface ModeOptions {
-  /** On an outage of the service only: "open" lets the payment go unchecked, "closed" (default) stops it. */
+  /**
+   * On an outage of the service, or a verdict still stale when asked again: "open" lets the
+   * payment go unchecked, "closed" (default) stops it.
+   */
   failMode?: FailMode;
   /** Endpoints with no evidence: "allow", "warn" (default: allowed, reported as unknown_endpoint) or "block". */
   unknown?: UnknownMode;
@@ -27,8 +30,11 @@ export function readModes(options: ModeOptions): { failMode: FailMode; unknown: 
   return { failMode, unknown };
 }
 
-/** The service could not answer. A bad request, a refused payment or a bad signature is not an outage. */
+/**
+ * The service could not answer, or its keys could not be had (a rotation's new key inside the
+ * refetch pause included). A bad request, a refused payment or a bad signature is not an outage.
+ */
 export function isOutage(error: unknown): boolean {
-  if (error instanceof LookoutTimeoutError || error instanceof LookoutNetworkError) return true;
+  if (error instanceof LookoutTimeoutError || error instanceof LookoutNetworkError || error instanceof VerdictKeysUnavailableError) return true;
   return error instanceof LookoutError && error.status !== null && (error.status >= 500 || error.status === 429);
 }

@@ -1,6 +1,7 @@
 /**
- * Preflight answers by URL for `ttlMs`, and one call in flight per URL: concurrent checks of
- * the same URL wait for the same answer. Failures are not kept, so the next check asks again.
+ * Preflight answers by URL for `ttlMs` while `usable` holds (a verdict past its exp is not
+ * reused), and one call in flight per URL: concurrent checks of the same URL wait for the same
+ * answer. Failures are not kept, so the next check asks again.
  */
 export class PreflightCache<T> {
   private readonly answers = new Map<string, { value: T; at: number }>();
@@ -10,12 +11,13 @@ export class PreflightCache<T> {
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 10_000,
+    private readonly usable: (value: T) => boolean = () => true,
   ) {}
 
   /** The cached answer for `key`, else the one call `load` makes (shared by concurrent callers). */
   get(key: string, load: () => Promise<T>): { value: Promise<T>; cached: boolean } {
     const hit = this.answers.get(key);
-    if (hit && this.now() - hit.at < this.ttlMs) return { value: Promise.resolve(hit.value), cached: true };
+    if (hit && this.now() - hit.at < this.ttlMs && this.usable(hit.value)) return { value: Promise.resolve(hit.value), cached: true };
     const pending = this.inFlight.get(key);
     if (pending) return { value: pending, cached: true };
     const value = load()
