@@ -3,6 +3,10 @@ import { WARNING_GLOSSARY } from "@x402-lookout/contracts/glossary";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
+import { parseListing } from "../../src/services/catalog/parse-listing.js";
+import { upsertGroups } from "../../src/services/catalog/upsert-groups.js";
+import { upsertListings } from "../../src/services/catalog/upsert-listings.js";
+import type { CatalogSource } from "../../src/services/catalog/source-spec.js";
 import { startProber, type ProberHandle } from "../../src/workers/prober.js";
 import { startCatalogServer, type CatalogServer } from "../catalog/helpers/catalog-server.js";
 import { ingestOnce } from "../catalog/helpers/ingest.js";
@@ -113,15 +117,20 @@ describe("sources that disagree", () => {
   });
 
   it("a poisoned second catalog, sighted last, leaves the honest provider pay: its claim is on the page as its own, the snapshot allows", async () => {
-    const [honest, poisoned] = [await startCatalogServer([item("/honest", PAYEE, "1000")]), await startCatalogServer([item("/honest", OTHER, "1000")])];
+    const honestItem = { ...item("/honest", PAYEE, "1000"), serviceName: "Honest API" };
+    const [honest, poisoned] = [await startCatalogServer([honestItem]), await startCatalogServer([item("/honest", OTHER, "1000")])];
     catalogs.push(honest, poisoned);
     ctx.clock.advance(60_000);
     await ingestOnce(ctx, [honest.url]);
     ctx.clock.advance(60_000);
     await ingestOnce(ctx, [poisoned.url]);
     const id = await listingId("/honest");
-    // The listing's own columns follow the newest sighting: the poisoned one.
-    expect((await ctx.db.db.selectFrom("listings").select("pay_to").where("id", "=", id).executeTakeFirstOrThrow()).pay_to).toBe(OTHER);
+    // The later source cannot rewrite what the incumbent says of the listing (it named OTHER and
+    // another service); the page's facts and the catalog products keep the honest terms.
+    const row = await ctx.db.db.selectFrom("listings").select(["pay_to", "service_id"]).where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ pay_to: PAYEE, service_id: "honest-api" });
+    const bySource = await ctx.db.db.selectFrom("listing_sources").select("pay_to").where("listing_id", "=", id).orderBy("first_seen_at").execute();
+    expect(bySource.map((r) => r.pay_to)).toEqual([PAYEE, OTHER]);
     ctx.clock.advance(60_000);
     await prober.runNow();
     await recomputeSnapshots(ctx);
@@ -146,5 +155,31 @@ describe("sources that disagree", () => {
     const feed = await ctx.services.verdictFeed.snapshot();
     const entry = feed.entries.find((e) => e.url === `${merchant.url}/honest`);
     expect(entry).toMatchObject({ ok: true, action: "pay", pay_to: PAYEE });
+  });
+
+  it("the provider's own manifest outranks an older catalog in what the listing says; a later catalog never does", async () => {
+    const url = `${merchant.url}/manifested`;
+    const sources: CatalogSource[] = [
+      { id: "old-catalog", url: "http://catalog.test/a", kind: "bazaar" },
+      { id: `manifest:${merchant.url}`, url: merchant.url, kind: "manifest" },
+      { id: "late-catalog", url: "http://catalog.test/b", kind: "bazaar" },
+    ];
+    await ctx.db.db
+      .insertInto("catalog_sources")
+      .values(sources.map((c) => ({ id: c.id, url: c.url, kind: c.kind })))
+      .execute();
+    const write = async (source: CatalogSource, payTo: string, serviceName: string) => {
+      const parsed = parseListing({ ...item("/manifested", payTo, "1000"), serviceName }, 2);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      ctx.clock.advance(60_000);
+      await upsertGroups(ctx.db.db, [parsed.listing], ctx.clock.now(), new Set());
+      await upsertListings(ctx.db.db, [parsed.listing], source, ctx.clock.now());
+      return ctx.db.db.selectFrom("listings").select(["pay_to", "service_id"]).where("url", "=", url).executeTakeFirstOrThrow();
+    };
+    expect(await write(sources[0]!, OTHER, "Old Catalog Name")).toEqual({ pay_to: OTHER, service_id: "old-catalog-name" });
+    expect(await write(sources[1]!, PAYEE, "Manifested")).toEqual({ pay_to: PAYEE, service_id: "manifested" });
+    // Neither the older catalog's next poll nor a newcomer moves it off the manifest's word.
+    expect(await write(sources[0]!, OTHER, "Old Catalog Name")).toEqual({ pay_to: PAYEE, service_id: "manifested" });
+    expect(await write(sources[2]!, MOVED, "Late")).toEqual({ pay_to: PAYEE, service_id: "manifested" });
   });
 });

@@ -46,12 +46,13 @@ const RECORDSET = sql.raw(`x(
   url_normalized text, method text, url text, service_id text, provider_id text, host text, domain text, category text,
   tags text[], description text, price_usdc numeric, price_atomic numeric, currency text, network text, asset text,
   pay_to text, x402_version smallint, resource_type text, source_url text, l30d_calls bigint,
-  l30d_unique_payers bigint, last_called_at timestamptz, raw jsonb, next_probe_at timestamptz)`);
+  l30d_unique_payers bigint, last_called_at timestamptz, raw jsonb, next_probe_at timestamptz, held boolean)`);
 const columns = sql.raw(CONTENT.join(", "));
 const fromX = sql.raw(CONTENT.map((c) => (c === "tags" ? "coalesce(x.tags, '{}')" : `x.${c}`)).join(", "));
-const setFromX = sql.raw(CONTENT.map((c) => `${c} = ${c === "tags" ? "coalesce(x.tags, '{}')" : `x.${c}`}`).join(", "));
+// A sighting by a source another listed source outranks (`held`) leaves the listing's content as it is.
+const setFromX = sql.raw(CONTENT.map((c) => `${c} = case when x.held then l.${c} else ${c === "tags" ? "coalesce(x.tags, '{}')" : `x.${c}`} end`).join(", "));
 const setFromExcluded = sql.raw(CONTENT.map((c) => `${c} = excluded.${c}`).join(", "));
-const changed = sql.raw(`(${CONTENT.map((c) => `l.${c}`).join(", ")}) is distinct from (${CONTENT.map((c) => `x.${c}`).join(", ")})`);
+const changed = sql.raw(`(not x.held and (${CONTENT.map((c) => `l.${c}`).join(", ")}) is distinct from (${CONTENT.map((c) => `x.${c}`).join(", ")}))`);
 
 // JSON can carry "\u0000" but jsonb and text cannot; strip NUL from the (rare) raw items
 // holding one rather than fail the batch. The cheap check may misfire on an escaped backslash
@@ -102,8 +103,9 @@ function record(l: ParsedListing, source: string, now: Date) {
  * the two plain statements.) The INSERT still resolves conflicts, for a row another ingester
  * inserted in between. first_seen_at and next_probe_at are set on insert only; updated_at moves
  * only when something changed. Services and providers must exist already (foreign keys). The
- * listing's columns follow the latest sighting of any source; what each source says is kept in
- * listing_sources, and its terms in the quote history under the source's id. Without `relist`
+ * listing's columns follow its most authoritative listed source (outranked below); a sighting by
+ * another still keeps it listed. What each source says is kept in listing_sources, and its terms
+ * in the quote history under the source's id. Without `relist`
  * (a source past its grace, docs/catalog.md) sightings update what is known but bring nothing
  * back into the active catalog: its complete poll does that (relistSeen).
  */
@@ -128,14 +130,16 @@ export async function upsertListings(
     service_id: string;
     provider_id: string | null;
     category: string | null;
+    held: boolean;
   }>`
-    select l.url_normalized, l.method, l.is_active, l.price_atomic, l.currency, l.service_id, l.provider_id, l.category
+    select l.url_normalized, l.method, l.is_active, l.price_atomic, l.currency, l.service_id, l.provider_id, l.category,
+           ${outranked(source, now)} as held
     from listings as l join jsonb_to_recordset(${keys}::jsonb) as k(url_normalized text, method text) using (url_normalized, method)`.execute(db);
   const prev = new Map(known.map((r) => [keyOf(r.url_normalized, r.method), r]));
 
   const counts: UpsertCounts = { inserted: 0, reactivated: 0, updated: 0 };
-  const fresh: typeof records = [];
-  const seen: typeof records = [];
+  const fresh: Array<(typeof records)[number] & { held?: boolean }> = [];
+  const seen: Array<(typeof records)[number] & { held: boolean }> = [];
   for (const r of records) {
     const p = prev.get(keyOf(r.url_normalized, r.method));
     if (!p) {
@@ -143,8 +147,9 @@ export async function upsertListings(
       fresh.push(r);
       continue;
     }
-    seen.push(r);
+    seen.push({ ...r, held: p.held });
     if (!p.is_active) counts.reactivated += relist ? 1 : 0;
+    else if (p.held) continue;
     else if (
       p.price_atomic !== r.price_atomic ||
       p.currency !== r.currency ||
@@ -181,4 +186,20 @@ export async function upsertListings(
   await recordListingSources(db, source.id, batch, written, now, relist);
   await recordQuotes(db, catalogSightings(batch, written, source.id, now));
   return counts;
+}
+
+/**
+ * Whether a listed source other than `source` outranks it for the listing `l` (decision 0032):
+ * the provider's own manifest first, then the source listing it longest, then the id. A source
+ * that appears later cannot rewrite what an incumbent says (service, usage, terms).
+ */
+function outranked(source: CatalogSource, now: Date) {
+  const manifest = source.kind === "manifest";
+  return sql`exists (
+    select 1 from listing_sources as o join catalog_sources as c on c.id = o.source_id
+    where o.listing_id = l.id and o.listed and o.source_id <> ${source.id}
+      and ((c.kind = 'manifest') > ${manifest}::boolean
+        or ((c.kind = 'manifest') = ${manifest}::boolean and (o.first_seen_at, o.source_id) < (coalesce(
+          (select me.first_seen_at from listing_sources as me where me.listing_id = l.id and me.source_id = ${source.id}),
+          ${now}::timestamptz), ${source.id}::text))))`;
 }
