@@ -37,6 +37,7 @@ beforeAll(async () => {
       lookoutCalls.push(info);
       events.push(info.routeId);
     },
+    now: () => svc.ctx.clock.now().getTime(),
   });
 }, 180_000);
 afterAll(async () => {

@@ -9,6 +9,7 @@ import {
   PreflightBlockedError,
   readPaymentRequired,
   requirementDigest,
+  VerdictExpiredError,
   VerdictSignatureError,
   type GuardDecision,
   type LookoutClient,
@@ -154,8 +155,14 @@ describe("the typed client verifies every signed verdict", () => {
       expect(err, String(err)).toBeInstanceOf(VerdictSignatureError);
       expect(err).toMatchObject({ code: "bad_signature", paymentSent: false });
     }
-    const late = createLookoutClient({ baseUrl: svc.url, now: () => svc.ctx.clock.now().getTime() + 301_000 });
-    expect(await late.preflightTrial({ url: url() }).catch((e: unknown) => e)).toBeInstanceOf(VerdictSignatureError);
+    // Judged at the client's clock: past exp beyond the 30 s skew tolerance, the verdict is stale (a miss, never a pass).
+    const at = (ms: number) => createLookoutClient({ baseUrl: svc.url, now: () => svc.ctx.clock.now().getTime() + ms });
+    const stale = await at(331_000)
+      .preflightTrial({ url: url() })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(VerdictExpiredError);
+    expect(stale).toMatchObject({ code: "stale_verdict", paymentSent: false });
+    expect(await at(329_000).preflightTrial({ url: url() })).toMatchObject({ signature: expect.any(String) });
   });
 
   it("an unreadable paymentRequired is refused before payment: 400 naming the field, nothing charged", async () => {

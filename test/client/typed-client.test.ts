@@ -32,7 +32,7 @@ const HOOK = "https://93.184.216.34/hooks/lookout";
 
 const signer = (i: number) => privateKeyToAccount(svc.devnet.demoAccounts[i]!.privateKey);
 const make = (i: number, opts: Partial<LookoutClientOptions> = {}) =>
-  createLookoutClient({ baseUrl: svc.url, signer: signer(i), validateResponses: true, ...opts });
+  createLookoutClient({ baseUrl: svc.url, signer: signer(i), validateResponses: true, now: () => svc.ctx.clock.now().getTime(), ...opts });
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => expect.fail("expected the call to fail"),

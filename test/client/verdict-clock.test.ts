@@ -124,6 +124,9 @@ describe("the key set", () => {
     expect(refused).not.toBeInstanceOf(VerdictKeysUnavailableError);
     expect(refused).toMatchObject({ code: "bad_signature" });
     expect(svc.state.jwksFetches).toBe(3); // the first, the one after 5 minutes, the one the unknown kid asked for
+    // Missing from a fetch made since it was first met: conclusive at once, no pause, no fetch.
+    expect(await trial()).toMatchObject({ code: "bad_signature" });
+    expect(svc.state.jwksFetches).toBe(3);
   });
 
   it("a JWKS that does not answer is VerdictKeysUnavailableError (keys_unavailable), never a pass", async () => {

@@ -165,7 +165,12 @@ describe("facilitator faults", () => {
   it("the typed client collects an answer whose settlement landed late, with the same signed payment", async () => {
     remote.setMode("settle-late");
     const before = await svc.balanceOf(svc.payer(5));
-    const client = createLookoutClient({ baseUrl: svc.url, signer: privateKeyToAccount(svc.devnet.demoAccounts[5]!.privateKey), timeoutMs: 20_000 });
+    const client = createLookoutClient({
+      baseUrl: svc.url,
+      signer: privateKeyToAccount(svc.devnet.demoAccounts[5]!.privateKey),
+      timeoutMs: 20_000,
+      now: () => svc.ctx.clock.now().getTime(),
+    });
     const report = await client.preflight({ url: TARGET });
     expect(report.metadata.service).toBe("Skycast");
     expect(await svc.balanceOf(svc.payer(5))).toBe(before - 1000n);

@@ -36,9 +36,11 @@ export function createLookoutKeys(baseUrl: string, fetchImpl: typeof fetch, opti
   const maxAge = options.maxAgeMs ?? JWKS_MAX_AGE_MS;
   const pause = options.unknownKidPauseMs ?? UNKNOWN_KID_PAUSE_MS;
   const url = `${baseUrl}${VERDICT_JWS.jwksPath}`;
-  let set: { local: ReturnType<typeof createLocalJWKSet>; kids: string[]; at: number } | null = null;
+  let set: { local: ReturnType<typeof createLocalJWKSet>; kids: string[]; at: number; seq: number } | null = null;
   let lastUnknownRefetch = -Infinity;
   let inFlight: Promise<void> | null = null;
+  // Unknown key ids and the fetch they were first missing from: missing again from a later fetch is conclusive.
+  const missing = new Map<string, number>();
 
   async function load(): Promise<void> {
     let jwks: JSONWebKeySet;
@@ -51,7 +53,7 @@ export function createLookoutKeys(baseUrl: string, fetchImpl: typeof fetch, opti
     } catch (err) {
       throw new KeysUnavailableError(`the service's keys (${url}) could not be fetched: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    set = { local: createLocalJWKSet(jwks), kids: jwks.keys.map((k) => String(k.kid)), at: now() };
+    set = { local: createLocalJWKSet(jwks), kids: jwks.keys.map((k) => String(k.kid)), at: now(), seq: (set?.seq ?? 0) + 1 };
   }
   const refresh = () => (inFlight ??= load().finally(() => (inFlight = null)));
 
@@ -61,9 +63,15 @@ export function createLookoutKeys(baseUrl: string, fetchImpl: typeof fetch, opti
       return await set!.local(header, token);
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
-      // A new key id (a rotation): fetch once; if it is still unknown after that fetch, it is no key of the service's.
-      if (now() - lastUnknownRefetch < pause)
-        throw new KeysUnavailableError(`key ${String(header.kid)} is unknown; the key set is refetched at most once per ${pause} ms`);
+      // A new key id (a rotation) gets one fetch; still unknown after a fetch made since it was first met, it is no key of the service's.
+      const kid = String(header.kid);
+      const firstMissing = missing.get(kid);
+      if (firstMissing !== undefined && set!.seq > firstMissing) throw err;
+      if (firstMissing === undefined) {
+        if (missing.size >= 64) missing.delete(missing.keys().next().value!);
+        missing.set(kid, set!.seq);
+      }
+      if (now() - lastUnknownRefetch < pause) throw new KeysUnavailableError(`key ${kid} is unknown; the key set is refetched at most once per ${pause} ms`);
       lastUnknownRefetch = now();
       await refresh();
       return set!.local(header, token);
