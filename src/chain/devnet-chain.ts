@@ -6,6 +6,12 @@ export const DEVNET_NETWORK = "eip155:84532";
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
 /** How often viem polls the devnet; anvil mines on arrival, so there is no reason to wait long. */
 export const DEVNET_POLLING_INTERVAL_MS = 100;
+/**
+ * An empty block every this many seconds, beside mining each transaction on arrival: the chain's
+ * clock keeps moving while idle, so authorizations signed `validAfter = now - 600` (the Python
+ * SDK, older @x402/evm) still simulate after any pause (docs/payments.md, "The devnet's clock").
+ */
+export const DEVNET_BLOCK_TIME_SECONDS = 30;
 
 /**
  * The devnet reuses Base Sepolia's chain id so unmodified x402 clients sign for the network

@@ -13,7 +13,7 @@ import {
   anvilAccount,
   type DevAccount,
 } from "./devnet-accounts.js";
-import { DEVNET_CHAIN_ID, DEVNET_NETWORK, DEVNET_POLLING_INTERVAL_MS, MULTICALL3_ADDRESS, devnetChain } from "./devnet-chain.js";
+import { DEVNET_BLOCK_TIME_SECONDS, DEVNET_CHAIN_ID, DEVNET_NETWORK, DEVNET_POLLING_INTERVAL_MS, MULTICALL3_ADDRESS, devnetChain } from "./devnet-chain.js";
 import { NETWORK_INFO } from "../lib/networks.js";
 import { testUsdcAbi } from "./token-abi.js";
 
@@ -59,18 +59,23 @@ async function waitForRpc(client: PublicClient<Transport, Chain>): Promise<void>
 }
 
 /**
- * Starts a fresh anvil devnet (chain id 84532, automine: every transaction is mined the moment
- * it arrives, so a settlement's receipt is available immediately) with TestUSDC at the
+ * Starts a fresh anvil devnet (chain id 84532, mixed mining: every transaction is mined the
+ * moment it arrives, so a settlement's receipt is available immediately, and an empty block
+ * comes every `blockTimeSeconds` so the chain's clock never stands still) with TestUSDC at the
  * canonical Base Sepolia USDC address, Multicall3 at its canonical address, and 1,000 USDC in
  * each of anvil accounts 1..9 and in the demo merchant's account 21.
  */
-export async function startDevnet(opts: { log: Logger; port?: number }): Promise<Devnet> {
+export async function startDevnet(opts: { log: Logger; port?: number; blockTimeSeconds?: number }): Promise<Devnet> {
   const log = opts.log.child({ component: "devnet" });
   const startedAt = Date.now();
+  const blockTime = opts.blockTimeSeconds ?? DEVNET_BLOCK_TIME_SECONDS;
   const anvil = await spawnAnvil({
     log,
     port: opts.port,
-    args: ["--chain-id", String(DEVNET_CHAIN_ID), "--mnemonic", ANVIL_MNEMONIC, "--accounts", "10"],
+    args: [
+      ...["--chain-id", String(DEVNET_CHAIN_ID), "--mnemonic", ANVIL_MNEMONIC, "--accounts", "10"],
+      ...["--block-time", String(blockTime), "--mixed-mining"],
+    ],
   });
 
   try {
@@ -128,7 +133,7 @@ export async function startDevnet(opts: { log: Logger; port?: number }): Promise
       pids: anvil.pids,
       stop: anvil.stop,
     };
-    log.info({ rpcUrl: devnet.rpcUrl, usdc: usdcAddress, payTo: devnet.payTo, ms: Date.now() - startedAt }, "devnet ready");
+    log.info({ rpcUrl: devnet.rpcUrl, usdc: usdcAddress, payTo: devnet.payTo, blockTimeSeconds: blockTime, ms: Date.now() - startedAt }, "devnet ready");
     return devnet;
   } catch (error) {
     await anvil.stop();

@@ -38,8 +38,11 @@ export async function startPaidService(opts: {
   env?: Record<string, string>;
   facilitator?: (devnet: Devnet) => Promise<FacilitatorClient> | FacilitatorClient;
   facilitatorTimeoutMs?: number;
+  /** Seconds between the devnet's empty blocks (default: the devnet's own). */
+  blockTimeSeconds?: number;
 }): Promise<PaidService> {
-  const [devnet, port] = await Promise.all([startDevnet({ log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) }), freePort()]);
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const [devnet, port] = await Promise.all([startDevnet({ log, blockTimeSeconds: opts.blockTimeSeconds }), freePort()]);
   const ctx = await createTestContext({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...opts.env });
   const rail = devnetRail(devnet);
   if (opts.facilitator) rail.facilitator = await opts.facilitator(devnet);

@@ -47,7 +47,15 @@ export function refusedSettle(err: unknown): SettleResponse {
 /** x402's non-final outcome: broadcast, confirmation not yet seen. */
 export const isSettlementPending = (s: SettleResponse) => !s.success && s.errorReason === "settlement_pending";
 
-/** Facilitators return multi-line revert dumps; the client gets the first line. */
-export const brief = (message: string | undefined) => (message ? `: ${message.split("\n")[0]!.slice(0, 200)}` : "");
+/**
+ * Facilitators return multi-line revert dumps (viem's opens with "The contract function ... reverted
+ * with the following reason:"); the payer gets the revert reason itself, else the first line.
+ */
+export const brief = (message: string | undefined) => (message ? `: ${reasonOf(message).slice(0, 200)}` : "");
+
+function reasonOf(message: string): string {
+  const reverted = /reverted with the following reason:\s*\n\s*(\S[^\n]*)/.exec(message) ?? /execution reverted:\s*(\S[^\n]*)/.exec(message);
+  return (reverted?.[1] ?? message.split("\n")[0]!).trim();
+}
 
 export const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.js";
-import { encodePaymentResponseHeader } from "@x402/core/http";
 import { identifierHash, openAnswer, RECLAIMABLE, type ChainReader, type LedgerRow, type PaymentLedger, type StoredAnswer } from "../../services/index.js";
 import { paymentAlreadyUsed, paymentInProgress } from "./payment-errors.js";
 import type { HandlerContext } from "../registry.js";
 import type { CheckedPayment } from "./read-payment.js";
 import type { PaidRoute } from "./types.js";
+import { setReceipt, type Receipt } from "./receipt.js";
 
 /** How long a payer waits before asking again for an answer whose settlement is not confirmed. */
 export const PENDING_RETRY_SECONDS = 5;
@@ -76,9 +76,8 @@ export function pendingResponse(c: Context, transaction: string | null, network:
   );
 }
 
-function storedResponse(answer: StoredAnswer, receipt: Parameters<typeof encodePaymentResponseHeader>[0]): Response {
+function storedResponse(answer: StoredAnswer, receipt: Receipt): Response {
   const headers = new Headers(answer.headers);
-  headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(receipt));
-  headers.set("Access-Control-Expose-Headers", "PAYMENT-RESPONSE");
+  setReceipt(headers, receipt);
   return new Response(answer.body, { status: answer.status, headers });
 }

@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { x402ResourceServer } from "@x402/core/server";
 import type { SettleResponse } from "@x402/core/types";
 import { nowOrLater } from "../../lib/retry-later.js";
@@ -10,6 +9,7 @@ import type { HandlerContext } from "../registry.js";
 import { brief, describe, facilitatorCall, isSettlementPending, refusedSettle } from "./facilitator-call.js";
 import type { CheckedPayment } from "./read-payment.js";
 import { pendingResponse } from "./replay.js";
+import { setReceipt } from "./receipt.js";
 import { reasonLabel, type PaymentMetrics } from "../metrics.js";
 
 export interface SettleDeps {
@@ -79,8 +79,7 @@ export async function settleAnswer(
   await later("record a settlement", () =>
     deps.ledger.settled(claim, { transaction: settled.transaction, network: settled.network, payer: settled.payer ?? hctx.payment?.payer ?? null }),
   );
-  response.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(settled));
-  response.headers.set("Access-Control-Expose-Headers", "PAYMENT-RESPONSE");
+  setReceipt(response.headers, settled);
   return response;
 }
 

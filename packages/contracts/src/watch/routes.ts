@@ -42,7 +42,7 @@ export const getWatchContract = defineContract({
   title: "Watch status",
   summary: "State, quota, current signal states and the last 10 deliveries of a watch; free with its secret.",
   description:
-    "Present the secret returned at creation as `Authorization: Bearer <secret>` or `X-Watch-Secret: <secret>`. A malformed id, an unknown id and a wrong or missing secret answer the same 404, so none can be told apart; the secret is compared in constant time.",
+    "Present the secret returned at creation as `Authorization: Bearer <secret>`, `X-Watch-Secret: <secret>` or `X-X402Station-Secret: <secret>` (as the x402station MCP adapter sends it). A malformed id, an unknown id and a wrong or missing secret answer the same 404, so none can be told apart; the secret is compared in constant time.",
   ...withSecret,
 });
 

@@ -110,4 +110,5 @@ export const WatchIdParams = z.object({ id: z.string().describe("the watchId (uu
 export const SECRET_HEADERS = [
   { name: "Authorization", description: "Bearer <secret> returned when the watch was created" },
   { name: "X-Watch-Secret", description: "the same secret, as an alternative to Authorization" },
+  { name: "X-X402Station-Secret", description: "the same secret, as the x402station MCP adapter sends it" },
 ];

@@ -2,10 +2,14 @@ import type { WatchStatus } from "../../../services/index.js";
 import { ApiError } from "../../errors.js";
 import type { HandlerContext } from "../../registry.js";
 
-/** The secret as presented: `Authorization: Bearer <secret>`, else `X-Watch-Secret`. */
+/**
+ * The secret as presented: `Authorization: Bearer <secret>`, else `X-Watch-Secret`, else
+ * `X-X402Station-Secret` (how the x402station MCP adapter sends it, so its watch tools work here).
+ * Whichever it came in, the watch service compares it in constant time.
+ */
 export function presentedSecret(ctx: HandlerContext): string | undefined {
   const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(ctx.header("authorization") ?? "");
-  return bearer?.[1] ?? ctx.header("x-watch-secret")?.trim() ?? undefined;
+  return bearer?.[1] ?? (ctx.header("x-watch-secret") ?? ctx.header("x-x402station-secret"))?.trim() ?? undefined;
 }
 
 /** One answer for a malformed id, an unknown id and a wrong or missing secret. */
