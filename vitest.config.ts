@@ -16,6 +16,7 @@ const databaseFree = [
   "test/db/coalesce.test.ts",
   "test/client/client-unit.test.ts",
   "test/quotes/amount-reader.test.ts",
+  "test/signals/verdict-consistency.test.ts",
   "test/client/guard-fetch-unit.test.ts",
   "test/client/verdict-clock.test.ts",
   "test/client/contracts.test.ts",

@@ -68,7 +68,8 @@ describe("signal engine thresholds", () => {
 describe("verdict", () => {
   it.each<[string, Partial<SignalInput>, { ok: boolean; action: string; risk: number }]>([
     ["decoy: skip", { priceUsdc: 2500 }, { ok: false, action: "skip", risk: 1 }],
-    ["suspicious price: skip although ok", { priceUsdc: 25 }, { ok: true, action: "skip", risk: 0.7 }],
+    // Wallet-drain codes are critical (decision 0035): skip never comes with ok=true.
+    ["suspicious price: skip, not ok", { priceUsdc: 25 }, { ok: false, action: "skip", risk: 1 }],
     ["dead in catalog: use_alternatives", { failStreak: 3 }, { ok: false, action: "use_alternatives", risk: 1 }],
     ["latest probe failed, not yet dead: investigate", { failStreak: 2 }, { ok: true, action: "investigate", risk: 0.6 }],
     ["unknown URL whose live probe and retry failed: ok false", { known: false, failStreak: 2, probes1h: 1 }, { ok: false, action: "investigate", risk: 1 }],
@@ -96,9 +97,9 @@ describe("verdict", () => {
   });
 
   it("saturates risk at the most severe warning and is stable", () => {
-    const input = clean({ priceUsdc: 25, avgLatency1hMs: 3000, wildcard402: true });
+    const input = clean({ avgLatency1hMs: 3000, wildcard402: true, spaFallback: true });
     const a = evaluate(input, now);
-    expect(a.risk_score).toBe(0.7);
+    expect(a.risk_score).toBe(0.6);
     expect(evaluate(structuredClone(input), now)).toEqual(a);
   });
 

@@ -27,7 +27,7 @@ form.addEventListener("submit", async (event) => {
     const res = await fetch("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url }) });
     const r = await res.json();
     if (!res.ok) return out.replaceChildren(box(true, el("p", r.message || "The check was refused (" + res.status + ").")));
-    const head = el("p"); head.append(el("strong", (r.ok ? "No warning" : "Flagged") + ": " + r.recommended_action), " · risk " + r.risk_score + " · confidence " + r.confidence);
+    const head = el("p"); head.append(el("strong", (!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning") + ": " + r.recommended_action), " · risk " + r.risk_score + " · confidence " + r.confidence);
     const meta = el("p", [url, r.metadata.service, r.metadata.price_usdc && r.metadata.price_usdc + " USDC"].filter(Boolean).join(" · "), "muted");
     const list = el("ul");
     for (const code of r.warnings) { const w = words[code] || { title: code, meaning: "" }; const li = el("li"); li.append(el("strong", w.title), " (", el("code", code), "): " + w.meaning); list.append(li); }

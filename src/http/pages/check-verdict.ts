@@ -10,7 +10,7 @@ export const glossaryOf = (code: string) => WARNING_GLOSSARY[code as WarningCode
 /** The free trial's answer for people: the action, the risk, and each warning explained (the same words the script uses in place). */
 export function checkVerdict(url: string, r: SignedPreflightReport): Html {
   return html`<div class="check-answer ${r.ok ? "ok" : "bad"}">
-<p><strong>${r.ok ? "No warning" : "Flagged"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
+<p><strong>${!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
 <p class="muted">${url}${r.metadata.service ? ` · ${r.metadata.service}` : ""}${r.metadata.price_usdc ? ` · ${r.metadata.price_usdc} USDC` : ""}</p>
 ${
   r.warnings.length === 0

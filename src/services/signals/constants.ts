@@ -55,13 +55,16 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "cloaking",
   // The amount reads more than one way: what a client signs may not be what was checked.
   "malformed_quote",
+  // Wallet-drain risks are critical too, so `skip` never comes with ok=true (decision 0035).
+  "suspicious_high_price",
+  "price_switch",
 ]);
 
 /** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
 // source_disagrees: one catalog's claim that the endpoint's own challenge contradicts (decision 0032).
 export const INFORMATIONAL: ReadonlySet<WarningCode> = new Set<WarningCode>(["high_concentration", "source_disagrees"]);
 
-/** Wallet-drain risks: recommended_action skip. */
+/** Wallet-drain risks: recommended_action skip. Each is also CRITICAL: skip comes only with ok=false (decision 0035). */
 export const WALLET_DRAIN: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "decoy_price_extreme",
   "suspicious_high_price",
@@ -86,9 +89,9 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   network_mismatch: 1,
   cloaking: 1,
   malformed_quote: 1,
-  price_switch: 0.8,
+  price_switch: 1,
   pay_to_changed: 0.7,
-  suspicious_high_price: 0.7,
+  suspicious_high_price: 1,
   price_mismatch: 0.5,
   failing: 0.6,
   spa_fallback: 0.6,
