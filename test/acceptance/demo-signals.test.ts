@@ -44,12 +44,12 @@ describe("the demo fleet through the whole pipeline", () => {
     expect(mismatches).toEqual([]);
   });
 
-  it("catches every quote trap: skip, and critical (ok false) but for the price switch", async () => {
+  it("catches every quote trap: skip, and critical (ok false), the price switch included (decision 0035)", async () => {
     const traps = fleet.endpoints.filter((e) => e.expected.naked === "402_unlisted_terms");
     expect(traps.map((e) => e.kind).sort()).toEqual(["cloaked_quote", "non_usdc_asset", "pay_to_switch", "price_switch"]);
     for (const e of traps) {
       const report = await ctx.services.reports.preflight(e.url);
-      expect(report, e.kind).toMatchObject({ ok: e.kind === "price_switch", recommended_action: "skip" });
+      expect(report, e.kind).toMatchObject({ ok: false, recommended_action: "skip" });
     }
   });
 
