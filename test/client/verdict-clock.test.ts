@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import {
   createLookoutClient,
