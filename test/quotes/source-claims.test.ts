@@ -63,6 +63,9 @@ describe("settleSources", () => {
     expect(c.listed).toMatchObject({ source: "a", payTo: HONEST });
     expect(c.disagreeing).toBeUndefined();
     expect(c.payTos).toBe(2);
+    // A later source naming the live price (but not its payee) does not displace the incumbent.
+    const priced = settleSources([source("a", HONEST, { amount: "900" }), source("b", POISON, { firstSeenAt: later(2) })], live(MOVED));
+    expect(priced.listed?.source).toBe("a");
   });
 
   it("another network is no agreement, whatever the payee", () => {

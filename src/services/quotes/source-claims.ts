@@ -42,7 +42,8 @@ const byAuthority = (a: SourceTerms, b: SourceTerms) =>
 export function settleSources(terms: readonly SourceTerms[], live: LiveTerms | null): CatalogTerms {
   const scored = terms.map((t) => ({ t, c: live ? contradictions(t, live) : { payee: false, other: 0 } }));
   const agreeing = live ? scored.filter((x) => !x.c.payee && x.c.other < 2) : [];
-  const pool = agreeing.length > 0 ? agreeing : scored;
+  // Among the agreeing, the one also agreeing on price first; with none, authority alone.
+  const pool = agreeing.length > 0 ? agreeing : scored.map((x) => ({ ...x, c: { payee: x.c.payee, other: 0 } }));
   const listed = [...pool].sort((a, b) => a.c.other - b.c.other || byAuthority(a.t, b.t))[0]?.t;
   const disputed = agreeing.length > 0 ? scored.filter((x) => x.t !== listed && (x.c.payee || x.c.other > 0)).map((x) => x.t) : [];
   const counted = terms.filter((t) => !disputed.includes(t));
