@@ -65,7 +65,7 @@ function paymentSection(def: PaidRoute, base: string, gate: PaymentGate | undefi
 <h3>Payment (x402 v2)</h3>
 <p>An unpaid <code>${def.method.toUpperCase()}</code> answers <strong>402</strong> with this challenge as the JSON body, base64-encoded in the
 <code>payment-required</code> header, and <code>www-authenticate: x402</code>. Sign it (EIP-3009 USDC transfer) and repeat the request with the
-<code>PAYMENT-SIGNATURE</code> header. The payment is settled only when the answer is below 400; the receipt comes back in <code>PAYMENT-RESPONSE</code>.</p>
+<code>PAYMENT-SIGNATURE</code> header. The payment is settled only when the answer is below 400; the receipt comes back in <code>PAYMENT-RESPONSE</code> (and, for v1 clients, <code>X-PAYMENT-RESPONSE</code>).</p>
 ${challenge ? challengeShown(challenge) : html`<p class="muted">Challenge example unavailable: no payment gate is configured in this process.</p>`}
 ${aboveCap ? html`<p><strong>Spend cap:</strong> this call costs ${def.price} USDC. x402 SDK clients cap one payment at $${SDK_DEFAULT_SPEND_CAP_USDC} unless configured otherwise; raise the cap before calling, e.g. <code>new x402Client({ spendControls: { maxAmountPerPayment: "$${def.price}" } })</code> with <code>@x402/fetch</code>.</p>` : ""}
 <p class="muted">Reference: ${base}${openApiPath(def.path)}</p>`;
