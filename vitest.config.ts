@@ -17,6 +17,7 @@ const databaseFree = [
   "test/client/client-unit.test.ts",
   "test/quotes/amount-reader.test.ts",
   "test/signals/verdict-consistency.test.ts",
+  "test/quotes/source-claims.test.ts",
   "test/client/guard-fetch-unit.test.ts",
   "test/client/verdict-clock.test.ts",
   "test/client/contracts.test.ts",
