@@ -36,6 +36,13 @@ export const DEMO_DEFAULTS = { probeIntervalSeconds: 30, allowPrivateWebhooks: t
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 
+/** A 32-byte AES-256 key: 64 hex characters or base64. */
+const key32 = z.string().transform((v, ctx) => {
+  const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, "hex") : Buffer.from(v, "base64");
+  if (key.length !== 32) ctx.addIssue({ code: "custom", message: "must be 32 bytes: 64 hex characters or base64" });
+  return key.length === 32 ? key : z.NEVER;
+});
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8402),
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -106,15 +113,10 @@ const envSchema = z.object({
   PROBE_INTERVAL_SECONDS: seconds(5, 86_400).optional(),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").optional(),
-  // Seals watch secrets at rest (decision 0025): 32 bytes as 64 hex characters or base64.
-  WATCH_SECRET_KEY: z
-    .string()
-    .transform((v, ctx) => {
-      const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, "hex") : Buffer.from(v, "base64");
-      if (key.length !== 32) ctx.addIssue({ code: "custom", message: "must be 32 bytes: 64 hex characters or base64" });
-      return key.length === 32 ? key : z.NEVER;
-    })
-    .optional(),
+  // Seals watch secrets at rest (decision 0025).
+  WATCH_SECRET_KEY: key32.optional(),
+  // Seals the verdict and certificate signing keys at rest (decision 0031).
+  SIGNING_SECRET_KEY: key32.optional(),
   TRUST_PROXY: bool("TRUST_PROXY").default(false),
   MAX_ENTRIES: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(1_000_000).default(5000),
   DATASET_MIN_EVIDENCE_HOURS: z.coerce
@@ -171,6 +173,8 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** AES-256-GCM key sealing watch secrets in the database; undefined: stored as-is (decision 0025). */
   watchSecretKey: Buffer | undefined;
+  /** AES-256-GCM key sealing the signing keys in the database; undefined: kept in clear (decision 0031). */
+  signingSecretKey: Buffer | undefined;
   trustProxy: boolean;
   maxEntries: number;
   /** Hours of probe evidence the first public dataset build waits for (docs/dataset.md). */
@@ -218,6 +222,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (e.ALLOW_PRIVATE_WEBHOOKS) problems.push("config: ALLOW_PRIVATE_WEBHOOKS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
     if (e.ALLOW_PRIVATE_TARGETS) problems.push("config: ALLOW_PRIVATE_TARGETS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
     if (demoMode) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs CATALOG_URLS: the demo fleet is a local devnet fixture");
+    // Secrets at rest and the operator's metrics: a dump or a scrape must not give them away (decision 0031).
+    if (!e.WATCH_SECRET_KEY) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs WATCH_SECRET_KEY: watch secrets are sealed at rest on mainnet");
+    if (!e.SIGNING_SECRET_KEY)
+      problems.push(
+        "config: NETWORK=eip155:8453 (Base mainnet) needs SIGNING_SECRET_KEY: the verdict and certificate signing key is sealed at rest on mainnet",
+      );
+    if (e.ADMIN_PORT === undefined && !e.METRICS_TOKEN)
+      problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs ADMIN_PORT or METRICS_TOKEN: /metrics is not served publicly on mainnet");
   }
   if (e.FACILITATOR_URL && !e.PAY_TO) {
     problems.push("config: FACILITATOR_URL is set but PAY_TO is not: a remote facilitator settles to a real address, set PAY_TO");
@@ -264,6 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (demoMode && DEMO_DEFAULTS.allowPrivateWebhooks),
     watchSecretKey: e.WATCH_SECRET_KEY,
+    signingSecretKey: e.SIGNING_SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     maxEntries: e.MAX_ENTRIES,
     datasetMinEvidenceHours: e.DATASET_MIN_EVIDENCE_HOURS ?? (demoMode ? DEMO_DEFAULTS.datasetMinEvidenceHours : 168),

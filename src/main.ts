@@ -15,7 +15,7 @@ import { systemClock } from "./lib/clock.js";
 import { Lifecycle } from "./lib/lifecycle.js";
 import { createLogger, prettyLogs } from "./lib/log.js";
 import { startRole } from "./roles.js";
-import { demoSourceEntry } from "./services/index.js";
+import { demoSourceEntry, SigningKeyUnavailable } from "./services/index.js";
 
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
@@ -55,6 +55,7 @@ async function main(config: Config): Promise<void> {
     const ctx = createAppContext({ config, db, clock: systemClock, log, metrics, readiness });
     lifecycle.add("services", () => ctx.services.close());
     registerStateGauges(ctx);
+    await prepareSigningKeys(ctx);
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
     const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;
@@ -77,9 +78,20 @@ async function main(config: Config): Promise<void> {
   } catch (err) {
     // The operator's mistake, not a bug: the line says what to do, a stack would bury it.
     if (err instanceof DataDirLocked) log.fatal({ folder: err.folder }, err.message);
+    else if (err instanceof SigningKeyUnavailable) log.fatal(err.message);
     else log.fatal({ err }, "start-up failed");
     stop("start-up failed", 1);
   }
+}
+
+/**
+ * Decision 0031: with SIGNING_SECRET_KEY, keys still kept in clear are sealed now and the active
+ * key must open (else the start stops, one line); without it the key stays in clear, said once.
+ */
+async function prepareSigningKeys(ctx: AppContext): Promise<void> {
+  const keys = await ctx.services.certificates.keys.prepare();
+  if (keys.sealedNow > 0) ctx.log.info({ sealed: keys.sealedNow }, "signing keys sealed at rest under SIGNING_SECRET_KEY");
+  if (keys.clear) ctx.log.warn({ kid: keys.kid }, "the signing key is stored in clear: set SIGNING_SECRET_KEY to seal it at rest (docs/operations.md)");
 }
 
 /** Demo mode: the bundled fleet of x402 merchants on loopback, paid on the same devnet. */

@@ -11,6 +11,9 @@ const problems = (env: Record<string, string>) => {
   return [];
 };
 
+// Shaped like real settings; never real keys.
+const mainnetSecrets = { WATCH_SECRET_KEY: "11".repeat(32), SIGNING_SECRET_KEY: "2a".repeat(32), METRICS_TOKEN: "metrics-token-0123456789" };
+
 describe("config", () => {
   it("runs on embedded defaults", () => {
     const c = loadConfig({});
@@ -99,8 +102,34 @@ describe("config", () => {
         FACILITATOR_URL: "https://f.example",
         PAY_TO: "0x1111111111111111111111111111111111111111",
         CATALOG_URLS: "https://c.example/discovery",
+        ...mainnetSecrets,
       }),
     ).toEqual([]);
+  });
+
+  it("refuses mainnet without sealed secrets and private metrics, naming each missing setting and echoing no secret", () => {
+    const base = {
+      NETWORK: "eip155:8453",
+      FACILITATOR_URL: "https://f.example",
+      PAY_TO: "0x1111111111111111111111111111111111111111",
+      CATALOG_URLS: "https://c.example/d",
+    };
+    expect(problems(base)).toEqual([
+      "config: NETWORK=eip155:8453 (Base mainnet) needs WATCH_SECRET_KEY: watch secrets are sealed at rest on mainnet",
+      "config: NETWORK=eip155:8453 (Base mainnet) needs SIGNING_SECRET_KEY: the verdict and certificate signing key is sealed at rest on mainnet",
+      "config: NETWORK=eip155:8453 (Base mainnet) needs ADMIN_PORT or METRICS_TOKEN: /metrics is not served publicly on mainnet",
+    ]);
+    const { WATCH_SECRET_KEY, SIGNING_SECRET_KEY } = mainnetSecrets;
+    const p = problems({ ...base, WATCH_SECRET_KEY, METRICS_TOKEN: mainnetSecrets.METRICS_TOKEN });
+    expect(p).toEqual([expect.stringContaining("needs SIGNING_SECRET_KEY")]);
+    expect(p.join("\n")).not.toContain(WATCH_SECRET_KEY);
+    expect(problems({ ...base, WATCH_SECRET_KEY, SIGNING_SECRET_KEY, ADMIN_PORT: "9464" })).toEqual([]);
+    // A malformed sealing key is named and not echoed.
+    const bad = problems({ ...base, WATCH_SECRET_KEY, SIGNING_SECRET_KEY: "ab".repeat(16), ADMIN_PORT: "9464" });
+    expect(bad).toEqual(["config: SIGNING_SECRET_KEY=[redacted] must be 32 bytes: 64 hex characters or base64"]);
+    // The devnet needs none of them: `npm start` with nothing configured still starts.
+    expect(loadConfig({}).signingSecretKey).toBeUndefined();
+    expect(loadConfig({ SIGNING_SECRET_KEY: SIGNING_SECRET_KEY.toUpperCase() }).signingSecretKey!.toString("hex")).toBe(SIGNING_SECRET_KEY);
   });
 
   it("parses roles and the facilitator auth header", () => {

@@ -4,6 +4,7 @@ export { demoSourceEntry, ingestOptions, type IngestOptions, type PollSummary } 
 export type { CertificateState } from "./certificates/constants.js";
 export type { CriterionReport, Observed } from "./certificates/criteria.js";
 export { JWKS_PATH } from "./certificates/links.js";
+export { SigningKeyUnavailable } from "./certificates/key-sealing.js";
 export type { CertificateView } from "./certificates/live-state.js";
 export type { Credit, CreditsService } from "./credits/credits-service.js";
 export { creditUsage } from "./credits/bundle.js";

@@ -30,6 +30,8 @@ export interface ServicesConfig {
   allowPrivateWebhooks: boolean;
   /** Seals watch secrets at rest (decision 0025). */
   watchSecretKey: Buffer | undefined;
+  /** Seals the signing keys at rest (decision 0031); absent: kept in clear, with a warning at start. */
+  signingSecretKey?: Buffer | undefined;
   publicBaseUrl: string;
   dataDir: string;
   datasetMinEvidenceHours: number;
@@ -54,7 +56,7 @@ export interface ServicesDeps {
  */
 export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
-  const sign = createVerdictSigner(db.db, clock, config.publicBaseUrl);
+  const sign = createVerdictSigner(db.db, clock, config.publicBaseUrl, undefined, config.signingSecretKey);
   const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows, sign });
   const alternatives = createAlternativesService(db);
   const blacklist = createBlacklistService(db, config.maxEntries);
@@ -65,7 +67,7 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     alternatives,
     blacklist,
     catalog: createCatalogService(db.db, clock, metrics),
-    certificates: createCertificatesService(db.db, clock, config.publicBaseUrl),
+    certificates: createCertificatesService(db.db, clock, config.publicBaseUrl, config.signingSecretKey),
     credits: createCreditsService(db, clock),
     dataset: createDatasetService(db, clock, log, {
       dataDir: config.dataDir,
@@ -84,7 +86,9 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     reports,
     verdicts: createVerdictsService(db, clock),
     /** The offline guard's signed snapshot and deltas, with the verdicts' key. */
-    verdictFeed: createVerdictFeedService(db, clock, createJwsSigner(db.db, clock, SNAPSHOT_JWS.typ), { issuer: config.publicBaseUrl }),
+    verdictFeed: createVerdictFeedService(db, clock, createJwsSigner(db.db, clock, SNAPSHOT_JWS.typ, undefined, config.signingSecretKey), {
+      issuer: config.publicBaseUrl,
+    }),
     trial: createTrialService(db, clock, reports),
     watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }, config.watchSecretKey),
     whatsNew,

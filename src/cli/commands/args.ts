@@ -10,6 +10,8 @@ export const USAGE = `usage: npm run lookout -- <command>
       Every line is checked; any bad line aborts the import unless --skip-bad.
   probes export [--out <file>] [--since <ISO date-time>]
       Write the retained raw probes in the same format (to stdout without --out).
+  keys list | keys rotate | keys revoke <kid>
+      The verdict and certificate signing keys (docs/verdicts.md, "Keys").
 
 The database comes from the service's configuration (DATABASE_URL, else PGlite in DATA_DIR).
 On PGlite, stop the service first: the embedded database takes one process at a time.`;

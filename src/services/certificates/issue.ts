@@ -53,6 +53,8 @@ export interface IssueDeps {
   clock: Clock;
   /** The issuer: the JWS `iss` and the certificate's links. */
   publicBaseUrl: string;
+  /** SIGNING_SECRET_KEY: the signing key is sealed under it at rest (decision 0031). */
+  sealKey?: Buffer;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function issueCertificate(deps: IssueDeps, input: IssueInput): Prom
   const certId = input.paymentId ?? randomUUID();
   const validUntil = new Date(issuedAt.getTime() + CERTIFICATE.validMs);
   const links = certificateLinks(deps.publicBaseUrl, certId);
-  const key = await activeSigningKey(deps.db);
+  const key = await activeSigningKey(deps.db, deps.sealKey);
   const jws = await signCertificate(key, {
     certId,
     url: scope.pattern,

@@ -26,14 +26,15 @@ const b64url = (text: string) => Buffer.from(text).toString("base64url");
  * Signs as compact JWS with the service's active Ed25519 key (the one /.well-known/jwks.json
  * publishes). The key is read once and kept, read again in the background every minute. The
  * Ed25519 signature is made in place (about 50-75 µs here): handing it to libuv's thread pool
- * measured dearer in bench:preflight on a busy 2-core machine (docs/benchmarks.md).
+ * measured dearer in bench:preflight on a busy 2-core machine (docs/benchmarks.md). The key is
+ * opened with `sealKey` (SIGNING_SECRET_KEY) once per load, never per signature (decision 0031).
  */
-export function createJwsSigner(db: Kysely<Database>, clock: Clock, typ: string, refreshMs = KEY_REFRESH_MS): JwsSigner {
+export function createJwsSigner(db: Kysely<Database>, clock: Clock, typ: string, refreshMs = KEY_REFRESH_MS, sealKey?: Buffer): JwsSigner {
   let current: LoadedKey | null = null;
   let loading: Promise<LoadedKey> | null = null;
 
   const load = () =>
-    (loading ??= activeSigningKey(db)
+    (loading ??= activeSigningKey(db, sealKey)
       .then(({ kid, privateKey }) => {
         if (privateKey instanceof Uint8Array) throw new Error(`signing key ${kid} is not an asymmetric key`);
         const key = KeyObject.from(privateKey as unknown as webcrypto.CryptoKey);
@@ -57,7 +58,7 @@ export function createJwsSigner(db: Kysely<Database>, clock: Clock, typ: string,
 }
 
 /** Signs verdicts (typ lookout-verdict+jwt): the claims, the issuer, and exp 5 minutes after observed_at. */
-export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: string, refreshMs = KEY_REFRESH_MS): VerdictSigner {
-  const signJws = createJwsSigner(db, clock, VERDICT_JWS.typ, refreshMs);
+export function createVerdictSigner(db: Kysely<Database>, clock: Clock, issuer: string, refreshMs = KEY_REFRESH_MS, sealKey?: Buffer): VerdictSigner {
+  const signJws = createJwsSigner(db, clock, VERDICT_JWS.typ, refreshMs, sealKey);
   return (claims) => signJws({ iss: issuer, ...claims, exp: Math.floor(Date.parse(claims.observed_at) / 1000) + VERDICT_JWS.lifetimeSeconds });
 }
