@@ -15,7 +15,9 @@ export async function preflightBaseline(calls: number): Promise<{ listings: numb
   const { benchCredit, randomListing, startBenchService } = await import("../lib/bench-service.js");
   const svc = await startBenchService();
   try {
-    const lookout = createLookoutClient({ baseUrl: svc.server.url, creditId: await benchCredit(svc.ctx) });
+    // The service runs on the clock its catalog was seeded for: the client judges verdict expiry at that clock too.
+    const now = () => svc.ctx.clock.now().getTime();
+    const lookout = createLookoutClient({ baseUrl: svc.server.url, creditId: await benchCredit(svc.ctx), now });
     for (let i = 0; i < 200; i++) await lookout.preflight({ url: randomListing() });
     const us = new Float64Array(calls);
     for (let i = 0; i < calls; i++) {

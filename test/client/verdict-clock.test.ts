@@ -163,6 +163,20 @@ describe("the guard and a stale verdict", () => {
     }
   });
 
+  it("a Lookout client set to judge at observed_at (archives) does not make a stale verdict pass: the guard judges exp at its own clock", async () => {
+    const svc = await fakeService();
+    const archive = createLookoutClient({ baseUrl: BASE, fetch: svc.fetch, verdictTime: "observed_at" });
+    const decisions: GuardDecision[] = [];
+    const lookout = { baseUrl: BASE, preflight: archive.preflightTrial, alternatives: archive.alternatives } as never;
+    const sent: string[] = [];
+    const inner = (async (input: Request | string | URL) => (sent.push(String(input)), new Response("paid"))) as typeof fetch;
+    const guard = guardFetch(inner, { lookout, now: () => T0, onDecision: (d) => decisions.push(d) });
+    svc.state.observedAt = T0 - 400_000;
+    await expect(guard(TARGET)).rejects.toThrow(/expired at .* by the guard's clock/);
+    expect(decisions).toMatchObject([{ decision: "block", reasons: ["stale_verdict"], mode: "failed_closed" }]);
+    expect(sent).toEqual([]);
+  });
+
   it("a kept verdict past its exp is asked again, not reused, though the 5-minute cache would still hold it", async () => {
     const { svc, clock, decisions, guard } = await guarded("closed");
     svc.state.observedAt = T0 - 200_000; // valid 100 s more

@@ -2,6 +2,7 @@ import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { LookoutClient } from "../client.js";
 import type { OfflineGuard } from "../offline/types.js";
 import { VerdictExpiredError } from "../errors.js";
+import { VERDICT_CLOCK_TOLERANCE_SECONDS } from "../verdicts.js";
 import type { PreflightReport, RecommendedAction, Verified } from "../types.js";
 import type { GuardDecision } from "./decision.js";
 import { isOutage, readModes, type ModeOptions } from "./modes.js";
@@ -47,10 +48,19 @@ export function createGuardCore(options: CheckOptions) {
   const policy: GuardPolicy = { blockActions: options.blockActions ?? DEFAULT_BLOCK_ACTIONS, allowUnknown: unknown !== "block", maxPriceUsdc };
   const now = options.now ?? Date.now;
   // A kept verdict past its signed exp at the agent's clock is a miss: asked again, never reused.
-  const unexpired = (r: PreflightReport) => {
-    const exp = (r as Partial<Verified>).verified?.exp;
-    return exp === undefined || exp * 1000 > now();
-  };
+  const expOf = (r: PreflightReport) => (r as Partial<Verified>).verified?.exp;
+  const unexpired = (r: PreflightReport) => (expOf(r) ?? Infinity) * 1000 > now();
+  // Whatever the client's verdictTime: a verdict past its exp (beyond the skew tolerance) at the guard's clock never passes.
+  const stale = (url: string, r: PreflightReport) =>
+    (expOf(r) ?? Infinity) * 1000 + VERDICT_CLOCK_TOLERANCE_SECONDS * 1000 <= now()
+      ? new VerdictExpiredError(`preflight: the verdict on ${url} expired at ${new Date(expOf(r)! * 1000).toISOString()} by the guard's clock`, {
+          routeId: "preflight",
+          code: "stale_verdict",
+          status: 200,
+          paymentSent: false,
+          paymentSettled: false,
+        })
+      : null;
   const cache = new PreflightCache<PreflightReport>(options.cacheTtlMs ?? 5 * 60_000, now, undefined, unexpired);
   // A stale answer (a mirror replaying one, a slow path) is asked once more; stale again, failMode decides.
   const preflight = (input: Parameters<typeof options.lookout.preflight>[0]) =>
@@ -74,14 +84,14 @@ export function createGuardCore(options: CheckOptions) {
   }
 
   function failed(url: string, stage: GuardDecision["stage"], cached: boolean, error: unknown): GuardDecision {
-    const stale = error instanceof VerdictExpiredError;
-    if (!stale && !isOutage(error)) return emit({ url, stage, decision: "block", reasons: ["check_failed"], cached, error });
+    const isStale = error instanceof VerdictExpiredError;
+    if (!isStale && !isOutage(error)) return emit({ url, stage, decision: "block", reasons: ["check_failed"], cached, error });
     const open = failMode === "open";
     return emit({
       url,
       stage,
       decision: open ? "warn" : "block",
-      reasons: [stale ? "stale_verdict" : "service_unavailable"],
+      reasons: [isStale ? "stale_verdict" : "service_unavailable"],
       mode: open ? "failed_open" : "failed_closed",
       cached,
       error,
@@ -98,6 +108,8 @@ export function createGuardCore(options: CheckOptions) {
       } catch (error) {
         return failed(url, "endpoint", cached, error);
       }
+      const expired = stale(url, report);
+      if (expired) return failed(url, "endpoint", cached, expired);
       return judged(url, "endpoint", { report, reasons: blockReasons(report, policy), cached });
     },
 
@@ -120,7 +132,8 @@ export function createGuardCore(options: CheckOptions) {
       } catch (error) {
         return failed(call.url, "quote", cached, error);
       }
-      return judged(call.url, "quote", verdict);
+      const expired = stale(call.url, verdict.report);
+      return expired ? failed(call.url, "quote", cached, expired) : judged(call.url, "quote", verdict);
     },
 
     /**
