@@ -92,6 +92,12 @@ describe("the signing key at rest (decision 0031)", () => {
       expect(again).toEqual({ kid: before.kid, sealedNow: 0, clear: false });
       const row = await plain.db.db.selectFrom("signing_keys").select("private_jwk").executeTakeFirstOrThrow();
       expect(JSON.stringify(row.private_jwk)).not.toContain('"d"');
+      // A lost sealing key: `keys rotate` under a new one needs not open the old key, and the start works again.
+      const fresh = createCertificatesService(plain.db.db, plain.clock, "http://x.test", Buffer.alloc(32, 9));
+      await expect(fresh.keys.prepare()).rejects.toThrow(SigningKeyUnavailable);
+      const rotated = await fresh.keys.rotate();
+      expect(rotated.retired).toBe(before.kid);
+      expect(await fresh.keys.prepare()).toEqual({ kid: rotated.kid, sealedNow: 0, clear: false });
     } finally {
       await plain.close();
     }

@@ -34,6 +34,7 @@ describe.skipIf(testDatabaseUrl !== undefined)("operator commands while the serv
       for (const args of [
         ["probes", "export"],
         ["dataset", "build"],
+        ["keys", "rotate"],
       ]) {
         const r = await lookout(...args);
         expect(r.code, args.join(" ")).toBe(1);
