@@ -230,15 +230,23 @@ describe("outcome classes", () => {
 });
 
 describe("the naked request", () => {
-  it("POST sends {} as JSON and no payment header; GET sends no body", async () => {
+  it("POST sends the declared example (else no body) in the default profile and {} in the others; GET sends no body; no payment header", async () => {
     await probe("/ok", { method: "POST" });
-    const post = seen.filter((s) => s.path === "/ok").at(-1)!;
-    expect(post).toMatchObject({ method: "POST", body: "{}" });
-    expect(post.headers["content-type"]).toBe("application/json");
+    const bare = seen.filter((s) => s.path === "/ok").at(-1)!;
+    expect(bare).toMatchObject({ method: "POST", body: "" });
+    expect(bare.headers["content-type"]).toBeUndefined();
+    await probe("/ok", { method: "POST", inputExample: '{"text":"hello"}' });
+    const example = seen.filter((s) => s.path === "/ok").at(-1)!;
+    expect(example).toMatchObject({ method: "POST", body: '{"text":"hello"}' });
+    expect(example.headers["content-type"]).toBe("application/json");
+    await probeEndpoint(job("/ok", { method: "POST" }), client.http, at, "httpx");
+    const other = seen.filter((s) => s.path === "/ok").at(-1)!;
+    expect(other).toMatchObject({ method: "POST", body: "{}" });
+    expect(other.headers["content-type"]).toBe("application/json");
     await probe("/ok", { method: "GET" });
     const get = seen.filter((s) => s.path === "/ok").at(-1)!;
     expect(get).toMatchObject({ method: "GET", body: "" });
-    for (const s of [post, get]) {
+    for (const s of [bare, example, other, get]) {
       expect(s.headers["x-payment"]).toBeUndefined();
       expect(s.headers["payment-signature"]).toBeUndefined();
       // An ordinary client's headers: nothing names the prober (decision 0020).

@@ -1,5 +1,6 @@
 import { parseChallenge, priceUsdcOf, selectAccept, type PriceContext } from "./challenge.js";
-import { PROBE_PROFILES, profileFor, type ProbeProfile } from "./profiles.js";
+import { probeBody } from "./probe-body.js";
+import { profileFor, profileHeaders, type ProbeProfile } from "./profiles.js";
 import type { HttpClient, HttpFailure, HttpRequest, HttpResponse } from "./http-client.js";
 import { NO_CHALLENGE, type ProbeResult } from "./types.js";
 
@@ -11,18 +12,24 @@ export interface EndpointJob extends PriceContext {
   host: string;
   /** The profile the listing's previous probe wore; probes alternate (profiles.ts). */
   previousProfile?: string | null;
+  /** The JSON body example the listing's catalog item declares (probe-body.ts); null if none. */
+  inputExample?: string | null;
 }
 
 type Observation = Omit<ProbeResult, "listingId" | "probedAt" | "profile">;
 
 const BODYLESS = new Set(["GET", "HEAD"]);
 
-/** The naked request of signals.md: the listed method, no payment header, `{}` as body, in a client's headers. */
+/**
+ * The naked request of signals.md: the listed method, no payment header, in one client's
+ * headers and header order; a body (the declared example, `{}` or none) varied by profile.
+ */
 export function probeRequest(job: EndpointJob, profile: ProbeProfile): HttpRequest {
   const method = job.method.toUpperCase();
-  const headers: Record<string, string> = { ...PROBE_PROFILES[profile] };
-  if (BODYLESS.has(method)) return { url: job.url, method, headers };
-  return { url: job.url, method, headers: { ...headers, "content-type": "application/json" }, body: "{}" };
+  if (BODYLESS.has(method)) return { url: job.url, method, headers: profileHeaders(profile) };
+  const body = probeBody(profile, job.inputExample ?? null);
+  const headers = profileHeaders(profile, body.contentType);
+  return body.text === null ? { url: job.url, method, headers } : { url: job.url, method, headers, body: body.text };
 }
 
 /**

@@ -4,6 +4,7 @@ import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, CONFIRM_INTERVAL_MS, endpointLease
 import { nextProbeAt } from "./confirm.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
+import { declaredBody } from "./probe-body.js";
 import { probeHistories } from "./probe-history.js";
 import { probesInsert, rollupListings } from "../evidence/index.js";
 import { requirementDigest } from "@x402-lookout/contracts/quote";
@@ -46,7 +47,16 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         ) as ranked
         where rn <= ${perHost}
       )`;
-      type Row = { id: number; url: string; method: string; host: string; network: string | null; asset: string | null; previous_profile: string | null };
+      type Row = {
+        id: number;
+        url: string;
+        method: string;
+        host: string;
+        network: string | null;
+        asset: string | null;
+        previous_profile: string | null;
+        declared_input: unknown;
+      };
       const rows = await claim<Row, "listings">(db, LISTINGS, {
         owner,
         now,
@@ -55,7 +65,8 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
         set: (until) => [sql`next_probe_at = ${until}`],
         returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset,
-            (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile`,
+            (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile,
+            l.raw #> '{extensions,bazaar,info,input}' as declared_input`,
       });
       return rows.map((r) => ({
         listingId: Number(r.id),
@@ -65,6 +76,7 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         network: r.network,
         asset: r.asset,
         previousProfile: r.previous_profile,
+        inputExample: declaredBody(r.declared_input),
       }));
     },
 

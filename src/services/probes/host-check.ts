@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { parseChallenge } from "./challenge.js";
-import { DEFAULT_PROFILE, PROBE_PROFILES } from "./profiles.js";
+import { DEFAULT_PROFILE, profileHeaders } from "./profiles.js";
 import { HOST_CHECK_PATH_PREFIX, HOST_CHECK_RANDOM_PATHS } from "./constants.js";
 import { effectiveCount, type EffectiveCount } from "./effective-count.js";
 import type { HttpClient, HttpFailure, HttpResponse } from "./http-client.js";
@@ -39,7 +39,7 @@ export async function checkHost(job: HostCheckJob, http: HttpClient): Promise<Ho
   const none = { wildcard402: false, spaFallback: false, effective: null };
   if (!job.origin) return { status: "no_listings", ...none, evidence: {}, error: null };
   const paths = Array.from({ length: HOST_CHECK_RANDOM_PATHS }, () => HOST_CHECK_PATH_PREFIX + randomBytes(8).toString("hex"));
-  const responses = await Promise.all(paths.map((p) => http.request({ url: job.origin + p, method: "GET", headers: { ...PROBE_PROFILES[DEFAULT_PROFILE] } })));
+  const responses = await Promise.all(paths.map((p) => http.request({ url: job.origin + p, method: "GET", headers: profileHeaders(DEFAULT_PROFILE) })));
   const evidence: Record<string, unknown> = { origin: job.origin, responses: paths.map((p, i) => describe(p, responses[i]!)) };
   const failed = responses.find((r): r is HttpFailure => !r.ok);
   if (failed) return { status: "inconclusive", ...none, evidence, error: `${failed.kind}: ${failed.message}` };

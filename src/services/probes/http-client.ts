@@ -6,7 +6,8 @@ import { classifyNetworkError, type NetworkErrorKind } from "./network-error.js"
 export interface HttpRequest {
   url: string;
   method: string;
-  headers?: Record<string, string>;
+  /** Name-value pairs are sent in their order and spelling (probes/profiles.ts). */
+  headers?: Record<string, string> | ReadonlyArray<readonly [string, string]>;
   body?: string;
 }
 
@@ -42,7 +43,8 @@ export interface HttpClientOptions {
  * One outbound request under the politeness limits: no redirects followed (undici's request
  * never follows them), one deadline for connect, headers and body, body read up to the cap and
  * then the stream destroyed. Bodies are decoded as the profiles' accept-encoding allows; the
- * cap counts decoded bytes. Headers are the request's own (probes/profiles.ts): none names us.
+ * cap counts decoded bytes. Headers are the request's own (probes/profiles.ts): none names us;
+ * given as pairs they go out in that order (undici writes host and connection before them).
  */
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
   return {
@@ -61,7 +63,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       try {
         const res = await request(req.url, {
           method: req.method as "GET",
-          headers: req.headers,
+          headers: wireHeaders(req.headers),
           body: req.body,
           dispatcher: opts.dispatcher,
           signal: abort.signal,
@@ -77,6 +79,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       }
     },
   };
+}
+
+/** Pairs as undici's flat raw list, which it writes in their order and spelling. */
+function wireHeaders(h: HttpRequest["headers"]): Record<string, string> | string[] | undefined {
+  if (h === undefined || !Array.isArray(h)) return h as Record<string, string> | undefined;
+  return (h as ReadonlyArray<readonly [string, string]>).flatMap(([name, value]) => [name, value]);
 }
 
 async function readCapped(stream: BodyStream, cap: number) {
