@@ -97,6 +97,25 @@ describe("one amount, one reading", () => {
     expect(await balance()).toBe(before);
   });
 
+  it("a maxTimeoutSeconds written as text (validBefore millennia away once added to the clock) is refused by both clients the same way", async () => {
+    routes.set("/timeout-text", { maxTimeoutSeconds: "60" });
+    const before = await balance();
+    for (const via of ["fetch", "axios"] as const) {
+      const { pay, decisions } = agents();
+      const err = (await pay[via](`${merchant.url}/timeout-text`).catch((e: unknown) => e)) as Error;
+      expect(String(err.message), via).toMatch(/max_timeout_not_an_integer/);
+      expect(decisions, via).toMatchObject([{ stage: "quote", decision: "block", reasons: ["malformed_quote"] }]);
+    }
+    expect(signed).not.toContain("/timeout-text");
+    expect(await balance()).toBe(before);
+    const r = await lookout.preflight({
+      url: `${merchant.url}/timeout-text`,
+      paymentRequired: challenge("/timeout-text", routes.get("/timeout-text")!) as never,
+    });
+    expect(r).toMatchObject({ ok: false, recommended_action: "skip", quote: { terms: { amount: { value: "1000" } } } });
+    expect(r.warnings).toContain("malformed_quote");
+  });
+
   it("the service reads the same 402 as malformed_quote: ok false, skip", async () => {
     const header = challenge("/padded", routes.get("/padded")!);
     const r = await lookout.preflight({ url: `${merchant.url}/padded`, paymentRequired: header as never });

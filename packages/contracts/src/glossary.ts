@@ -27,7 +27,8 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
   cloaking: { title: "Cloaking", meaning: "Different clients were shown different offers: the quote the prober saw is not the one an agent gets." },
   malformed_quote: {
     title: "Malformed quote",
-    meaning: "The amount to sign reads more than one way (padded, hex, two fields that disagree): what a client signs may not be what anyone checked.",
+    meaning:
+      "The amount to sign reads more than one way (padded, hex, two fields that disagree), or the timeout is not a number: what a client signs may not be what anyone checked.",
   },
   source_disagrees: {
     title: "A source disagrees",

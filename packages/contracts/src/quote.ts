@@ -18,14 +18,20 @@ export interface QuoteTerms {
   amount: string;
   resourceUrl: string | null;
   maxTimeoutSeconds: number | null;
+  /** A `maxTimeoutSeconds` present but not an integer, as canonical JSON (a malformed entry): clients add it to the clock as written. */
+  maxTimeoutText?: string;
   /** The entry's `extra` (EIP-712 domain, ...) as canonical JSON, null without one. */
   extra: string | null;
   /** Why the entry reads more than one way (docs/verdicts.md); null for a well-formed entry. */
   malformed: MalformedReason | null;
 }
 
-/** A malformed amount: missing, not canonical decimal, beyond uint256, or `amount` and `maxAmountRequired` disagreeing. */
-export type MalformedReason = `amount_${AmountProblem}` | "amounts_disagree";
+/**
+ * A malformed entry: its amount missing, not canonical decimal, beyond uint256, or `amount` and
+ * `maxAmountRequired` disagreeing; or a `maxTimeoutSeconds` that is not an integer (clients
+ * compute `now + maxTimeoutSeconds`: the text "60" makes a validBefore millennia away).
+ */
+export type MalformedReason = `amount_${AmountProblem}` | "amounts_disagree" | "max_timeout_not_an_integer";
 
 /** A challenge as read: its version and its entries, in order (malformed ones kept and marked). */
 export interface QuoteChallenge {
@@ -63,10 +69,17 @@ export function requirementAmount(
   return { amount: signed.text, malformed: null };
 }
 
+/** `maxTimeoutSeconds`: a safe integer, absent (null), or anything else kept as canonical JSON. */
+function readTimeout(v: unknown): { timeout: number | null; text?: string } {
+  if (v === undefined || v === null) return { timeout: null };
+  return typeof v === "number" && Number.isSafeInteger(v) ? { timeout: v } : { timeout: null, text: canonicalJson(v) };
+}
+
 function termsOf(e: Record<string, unknown>, version: number, resourceUrl: string | null): QuoteTerms | null {
   if (typeof e.scheme !== "string" || typeof e.network !== "string") return null;
-  const { amount, malformed } = requirementAmount(e, version);
-  const timeout = typeof e.maxTimeoutSeconds === "number" && Number.isSafeInteger(e.maxTimeoutSeconds) ? e.maxTimeoutSeconds : null;
+  const read = requirementAmount(e, version);
+  const { timeout, text: timeoutText } = readTimeout(e.maxTimeoutSeconds);
+  const malformed = read.malformed ?? (timeoutText === undefined ? null : "max_timeout_not_an_integer");
   // v1 names the resource in each entry; v2 once, beside `accepts`.
   const resource = version === 1 ? (text(e.resource) ?? resourceUrl) : (resourceUrl ?? text(e.resource));
   return {
@@ -75,9 +88,10 @@ function termsOf(e: Record<string, unknown>, version: number, resourceUrl: strin
     network: e.network,
     asset: text(e.asset),
     payTo: text(e.payTo),
-    amount,
+    amount: read.amount,
     resourceUrl: resource,
     maxTimeoutSeconds: timeout,
+    ...(timeoutText === undefined ? {} : { maxTimeoutText: timeoutText }),
     extra: e.extra === undefined || e.extra === null ? null : canonicalJson(e.extra),
     malformed,
   };
@@ -124,8 +138,10 @@ export const canonicalAddress = (a: string) => (EVM_ADDRESS.test(a) ? a.toLowerC
  */
 export function canonicalTerms(t: QuoteTerms): string {
   const address = (a: string | null) => (a === null ? null : canonicalAddress(a));
-  const { x402Version, scheme, network, amount, resourceUrl, maxTimeoutSeconds, extra, malformed } = t;
-  return JSON.stringify(["r2", x402Version, scheme, network, address(t.asset), address(t.payTo), amount, resourceUrl, maxTimeoutSeconds, extra, malformed]);
+  const { x402Version, scheme, network, amount, resourceUrl, extra, malformed } = t;
+  // A timeout that is not an integer takes its slot as JSON text: "60" and 60 sign different windows.
+  const timeout = t.maxTimeoutSeconds ?? t.maxTimeoutText ?? null;
+  return JSON.stringify(["r2", x402Version, scheme, network, address(t.asset), address(t.payTo), amount, resourceUrl, timeout, extra, malformed]);
 }
 
 /** sha256 of the canonical terms, base64url without padding: what a signed verdict is bound to. */

@@ -15,7 +15,7 @@ export interface QuoteSpan {
   amount: string;
   scheme: string;
   resource_url: string | null;
-  /** Why the entry's amount reads more than one way; null when well-formed. */
+  /** Why the entry reads more than one way (its amount, or a timeout that is not an integer); null when well-formed. */
   malformed: string | null;
 }
 

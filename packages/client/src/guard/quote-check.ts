@@ -65,10 +65,13 @@ export function overCap(amount: string | null, cap: string | undefined): boolean
   return cap !== undefined && amount !== null && (!read.ok || read.value > BigInt(usdcToAtomic(cap)));
 }
 
-/** Why the selected requirement's amount reads more than one way (the contracts' one reader); null when it reads one way. */
+/**
+ * Why the selected requirement reads more than one way (its amount, or a timeout that is not an
+ * integer), by the contracts' one reader, as the service reads it; null when it reads one way.
+ */
 export function malformedOf(paymentRequired: PaymentRequired, selected: PaymentRequirements): string | null {
-  const version = (paymentRequired as { x402Version?: unknown }).x402Version === 1 ? 1 : 2;
-  return requirementAmount(selected as { amount?: unknown; maxAmountRequired?: unknown }, version).malformed;
+  const narrowed = { ...paymentRequired, accepts: [selected] } as unknown as Record<string, unknown>;
+  return readPaymentRequired(narrowed)?.accepts[0]?.malformed ?? null;
 }
 
 /** What the x402 client will sign for the selected requirement (the one reader's text; malformed ones are refused before). */
