@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app.js";
+import { productRoutes } from "../../src/http/routes/index.js";
 import { DAY } from "../../src/services/signals/constants.js";
 import { startProber, type ProberHandle } from "../../src/workers/prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
@@ -158,6 +160,11 @@ describe("quote attacks the prober now catches", () => {
       .where("source", "=", "probe")
       .execute();
     expect(terms.map((t) => [String(t.amount), t.malformed])).toContainEqual(["999999", "amount_not_canonical"]);
+    // The endpoint's page names the probe's quote malformed and shows no price for it (the catalog's 0.001 stays).
+    const page = await (await createApp({ ctx, routes: productRoutes }).request(`/endpoints/${id}`)).text();
+    expect(page).toContain("malformed quote (<code>amount_not_canonical</code>)");
+    expect(page).not.toContain("0.999999 USDC");
+    expect(page).toContain('999999 <span class="muted">atomic</span>');
   });
 
   it("every probe keeps the full terms it read and the profile it wore; none names the prober", async () => {

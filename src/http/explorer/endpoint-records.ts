@@ -9,11 +9,15 @@ const short = (a: string | null) => (a === null ? "none" : a.length > 14 ? `${a.
 const claimNote = (q: EndpointHistory["quotes"][number]) =>
   q.disputed ? html`<br><span class="disputed">${q.profile}'s claim: the endpoint's own challenge says otherwise</span>` : "";
 
+// A quote that reads more than one way is named as such, never shown as a price (docs/verdicts.md).
+const malformedNote = (q: EndpointHistory["quotes"][number]) =>
+  q.malformed === null ? "" : html`<br><span class="disputed">malformed quote (<code>${q.malformed}</code>): not one price</span>`;
+
 /** The quote spans: what the catalog listed and what the prober's challenges asked, newest first. */
 export function quotesSection(h: EndpointHistory): Html {
   const rows = h.quotes.map(
     (q) =>
-      html`<tr${q.disputed ? html` class="claim"` : ""}><td>${q.source}${q.profile ? html` <span class="muted">(${q.profile})</span>` : ""}${claimNote(q)}</td><td class="num">${q.priceUsdc === null ? html`${q.amount} <span class="muted">atomic</span>` : `${q.priceUsdc} USDC`}</td><td><code title="${q.payTo ?? ""}">${short(q.payTo)}</code></td><td><code title="${q.asset ?? ""}">${short(q.asset)}</code> on ${q.network}</td><td>${day(q.firstSeenAt)}</td><td>${day(q.lastSeenAt)}</td><td class="num">${q.seen}</td></tr>`,
+      html`<tr${q.disputed ? html` class="claim"` : ""}><td>${q.source}${q.profile ? html` <span class="muted">(${q.profile})</span>` : ""}${claimNote(q)}${malformedNote(q)}</td><td class="num">${q.priceUsdc === null ? html`${q.amount} <span class="muted">atomic</span>` : `${q.priceUsdc} USDC`}</td><td><code title="${q.payTo ?? ""}">${short(q.payTo)}</code></td><td><code title="${q.asset ?? ""}">${short(q.asset)}</code> on ${q.network}</td><td>${day(q.firstSeenAt)}</td><td>${day(q.lastSeenAt)}</td><td class="num">${q.seen}</td></tr>`,
   );
   return html`<section id="quotes"><h2>Price and quote history</h2>
 ${h.quotes.length === 0 ? html`<p class="muted">No quote recorded yet.</p>` : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">seen by</th><th scope="col" class="num">price</th><th scope="col">payTo</th><th scope="col">asset</th><th scope="col">first seen</th><th scope="col">last seen</th><th scope="col" class="num">times</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;

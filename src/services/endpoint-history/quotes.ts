@@ -16,12 +16,13 @@ export async function quotesOf(db: Kysely<Database>, listingId: number): Promise
     asset: string | null;
     pay_to: string | null;
     amount: string;
+    malformed: string | null;
     first_seen_at: Date;
     last_seen_at: Date;
     seen: number;
     disputed: boolean;
   }>`
-    select q.source, q.profile, t.network, t.asset, t.pay_to, t.amount::text as amount, q.first_seen_at, q.last_seen_at, q.seen,
+    select q.source, q.profile, t.network, t.asset, t.pay_to, t.amount::text as amount, t.malformed, q.first_seen_at, q.last_seen_at, q.seen,
            -- A source's current claim that the endpoint's own challenge contradicts (decision 0032).
            coalesce(q.source = 'catalog' and exists (
              select 1 from signal_snapshots s, jsonb_array_elements(coalesce(s.detail -> 'quote' -> 'catalog' -> 'disagreeing', '[]'::jsonb)) as d
@@ -39,7 +40,9 @@ export async function quotesOf(db: Kysely<Database>, listingId: number): Promise
     asset: r.asset,
     payTo: r.pay_to,
     amount: r.amount,
-    priceUsdc: isCanonicalUsdc(r.network, r.asset) && /^\d+$/.test(r.amount) ? atomicToUsdc(BigInt(r.amount)) : null,
+    // A malformed quote's amount is what a client would sign ("0" when none can): never shown as a price.
+    priceUsdc: r.malformed === null && isCanonicalUsdc(r.network, r.asset) && /^\d+$/.test(r.amount) ? atomicToUsdc(BigInt(r.amount)) : null,
+    malformed: r.malformed,
     firstSeenAt: new Date(r.first_seen_at),
     lastSeenAt: new Date(r.last_seen_at),
     seen: Number(r.seen),

@@ -42,8 +42,10 @@ export interface QuoteSpan {
   payTo: string | null;
   /** Atomic units of the asset. */
   amount: string;
-  /** The amount in USDC when the asset is the network's canonical USDC, else null. */
+  /** The amount in USDC when the asset is the network's canonical USDC and the quote is well-formed, else null. */
   priceUsdc: string | null;
+  /** Why the quote reads more than one way (docs/verdicts.md, one amount reader); `amount` is then what a client would sign. */
+  malformed: string | null;
   firstSeenAt: Date;
   lastSeenAt: Date;
   seen: number;
