@@ -106,6 +106,8 @@ describe("the offline guard decides catalogued payments locally", () => {
     expect(guard.decide(A, "GET", req({ network: "eip155:8453" }))).toBeNull();
     // A padded amount reads two ways (BigInt and the text): the one amount reader never matches it.
     expect(guard.decide(A, "GET", req({ amount: "010000" }))).toBeNull();
+    // So does a timeout written as text: the client signs a validBefore millennia away.
+    expect(guard.decide(A, "GET", req({ maxTimeoutSeconds: "60" }))).toBeNull();
     // An entry that does not know the asset cannot vouch for the one being signed.
     expect(guard.decide(D, "GET", req())).toBeNull();
     expect(guard.decide(D, "GET")).toMatchObject({ decision: "allow" });

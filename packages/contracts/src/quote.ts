@@ -69,17 +69,24 @@ export function requirementAmount(
   return { amount: signed.text, malformed: null };
 }
 
-/** `maxTimeoutSeconds`: a safe integer, absent (null), or anything else kept as canonical JSON. */
-function readTimeout(v: unknown): { timeout: number | null; text?: string } {
-  if (v === undefined || v === null) return { timeout: null };
-  return typeof v === "number" && Number.isSafeInteger(v) ? { timeout: v } : { timeout: null, text: canonicalJson(v) };
+/**
+ * What a requirement's amount and timeout sign, and why it reads more than one way (the amount's
+ * mark first): `maxTimeoutSeconds` is a safe integer, absent (null), or else kept as canonical JSON.
+ */
+export function readRequirement(
+  e: { amount?: unknown; maxAmountRequired?: unknown; maxTimeoutSeconds?: unknown },
+  version: number,
+): { amount: string; maxTimeoutSeconds: number | null; maxTimeoutText?: string; malformed: MalformedReason | null } {
+  const read = requirementAmount(e, version);
+  const v = e.maxTimeoutSeconds;
+  if (v === undefined || v === null || (typeof v === "number" && Number.isSafeInteger(v)))
+    return { amount: read.amount, maxTimeoutSeconds: v ?? null, malformed: read.malformed };
+  return { amount: read.amount, maxTimeoutSeconds: null, maxTimeoutText: canonicalJson(v), malformed: read.malformed ?? "max_timeout_not_an_integer" };
 }
 
 function termsOf(e: Record<string, unknown>, version: number, resourceUrl: string | null): QuoteTerms | null {
   if (typeof e.scheme !== "string" || typeof e.network !== "string") return null;
-  const read = requirementAmount(e, version);
-  const { timeout, text: timeoutText } = readTimeout(e.maxTimeoutSeconds);
-  const malformed = read.malformed ?? (timeoutText === undefined ? null : "max_timeout_not_an_integer");
+  const read = readRequirement(e, version);
   // v1 names the resource in each entry; v2 once, beside `accepts`.
   const resource = version === 1 ? (text(e.resource) ?? resourceUrl) : (resourceUrl ?? text(e.resource));
   return {
@@ -90,10 +97,10 @@ function termsOf(e: Record<string, unknown>, version: number, resourceUrl: strin
     payTo: text(e.payTo),
     amount: read.amount,
     resourceUrl: resource,
-    maxTimeoutSeconds: timeout,
-    ...(timeoutText === undefined ? {} : { maxTimeoutText: timeoutText }),
+    maxTimeoutSeconds: read.maxTimeoutSeconds,
+    ...(read.maxTimeoutText === undefined ? {} : { maxTimeoutText: read.maxTimeoutText }),
     extra: e.extra === undefined || e.extra === null ? null : canonicalJson(e.extra),
-    malformed,
+    malformed: read.malformed,
   };
 }
 

@@ -1,4 +1,4 @@
-import { requirementAmount, sameAddress } from "@x402-lookout/contracts/quote";
+import { readRequirement, sameAddress } from "@x402-lookout/contracts/quote";
 import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { BlockReason } from "../guard/errors.js";
 import type { RecommendedAction } from "../types.js";
@@ -12,6 +12,8 @@ export interface OfflineRequirement {
   amount?: string | number | null;
   /** v1 */
   maxAmountRequired?: string | number | null;
+  /** Added to the clock by the client as written: anything but an integer never matches an entry. */
+  maxTimeoutSeconds?: unknown;
 }
 
 /** What the snapshot says about a catalogued listing, decided without asking the service. */
@@ -40,8 +42,8 @@ export function decideEntry(
 }
 
 function sameQuote(entry: VerdictEntry, r: OfflineRequirement): boolean {
-  // The contracts' one amount reader: a requirement that reads two ways never matches an entry.
-  const read = requirementAmount(r, r.amount === undefined ? 1 : 2);
+  // The contracts' one reader: a requirement that reads two ways (amount or timeout) never matches an entry.
+  const read = readRequirement(r, r.amount === undefined ? 1 : 2);
   const amount = read.malformed === null ? read.amount : null;
   return (
     entry.network === r.network &&
