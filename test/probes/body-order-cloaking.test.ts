@@ -116,18 +116,22 @@ async function probe(id: number, until: (profiles: string[]) => boolean, max = 3
 
 const preflight = (path: string) => svc.ctx.services.reports.preflight(`${merchant.url}${path}`);
 const atLeast = (n: number) => (worn: string[]) => worn.length >= n;
+/** Whether one of `profiles` was worn between two default probes (the spans overlap: decision 0020). */
+const between = (worn: string[], profiles: string[]) => worn.some((p, i) => profiles.includes(p) && worn.slice(i + 1).includes("fetch"));
+const bodyless = (worn: string[]) => between(worn, ["axios", "browser"]);
 
 describe("cloakers of the body and the header order, probed by the real prober", () => {
-  it("a quote cheap only for the body {} reads cloaking: the default sends no body, every other profile {}", async () => {
-    await probe(await list("/body"), atLeast(6));
+  it("a quote cheap only for the body {} reads cloaking once axios or the browser (no body) was among the profiles", async () => {
+    const worn = await probe(await list("/body"), bodyless);
+    expect(bodyless(worn)).toBe(true);
     const r = await preflight("/body");
     expect(r.warnings).toContain("cloaking");
     expect(r).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 
   it("a quote cheap only when content-type is the last header reads cloaking once httpx (which sends it last) was among the profiles", async () => {
-    const worn = await probe(await list("/order"), (w) => w.includes("httpx") && w.length >= 4);
-    expect(worn).toContain("httpx");
+    const worn = await probe(await list("/order"), (w) => between(w, ["httpx"]));
+    expect(between(worn, ["httpx"])).toBe(true);
     const r = await preflight("/order");
     expect(r.warnings).toContain("cloaking");
     expect(r.ok).toBe(false);
@@ -152,8 +156,9 @@ describe("cloakers of the body and the header order, probed by the real prober",
 describe("a guarded agent and the body cloaker", () => {
   it("@x402/fetch with lookoutPolicy signs nothing for the cloaker's quote once Lookout reads cloaking, though the quote is the listed price", async () => {
     // Listed at the price agents are quoted, the newest probe a cheap one: cloaking is the one critical code.
-    const worn = await probe(await list("/agent-body", undefined, DEAR), (w) => w.length >= 6 && w.at(-1) !== "fetch");
-    expect(worn.at(-1)).not.toBe("fetch");
+    const cheap = (p: string | undefined) => p === "fetch" || p === "httpx";
+    const worn = await probe(await list("/agent-body", undefined, DEAR), (w) => w.length >= 4 && bodyless(w) && cheap(w.at(-1)));
+    expect(cheap(worn.at(-1)) && bodyless(worn)).toBe(true);
     const decisions: GuardDecision[] = [];
     const now = () => svc.ctx.clock.now().getTime();
     const policy = lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d), now });

@@ -231,23 +231,28 @@ describe("outcome classes", () => {
 });
 
 describe("the naked request", () => {
-  it("POST sends the declared example (else no body) in the default profile and {} in the others; GET sends no body; no payment header", async () => {
+  it("POST sends the declared example (else {}) in the default profile, {} in httpx, no body in axios; GET sends no body; no payment header", async () => {
+    const last = () => seen.filter((s) => s.path === "/ok").at(-1)!;
     await probe("/ok", { method: "POST" });
-    const bare = seen.filter((s) => s.path === "/ok").at(-1)!;
-    expect(bare).toMatchObject({ method: "POST", body: "" });
-    expect(bare.headers["content-type"]).toBeUndefined();
+    const bare = last();
+    expect(bare).toMatchObject({ method: "POST", body: "{}" });
+    expect(bare.headers["content-type"]).toBe("application/json");
     await probe("/ok", { method: "POST", inputExample: '{"text":"hello"}' });
-    const example = seen.filter((s) => s.path === "/ok").at(-1)!;
+    const example = last();
     expect(example).toMatchObject({ method: "POST", body: '{"text":"hello"}' });
     expect(example.headers["content-type"]).toBe("application/json");
-    await probeEndpoint(job("/ok", { method: "POST" }), client.http, at, "httpx");
-    const other = seen.filter((s) => s.path === "/ok").at(-1)!;
+    await probeEndpoint(job("/ok", { method: "POST", inputExample: '{"text":"hello"}' }), client.http, at, "httpx");
+    const other = last();
     expect(other).toMatchObject({ method: "POST", body: "{}" });
     expect(other.headers["content-type"]).toBe("application/json");
+    await probeEndpoint(job("/ok", { method: "POST" }), client.http, at, "axios");
+    const none = last();
+    expect(none).toMatchObject({ method: "POST", body: "" });
+    expect(none.headers).toMatchObject({ "content-type": "application/x-www-form-urlencoded", "content-length": "0" });
     await probe("/ok", { method: "GET" });
-    const get = seen.filter((s) => s.path === "/ok").at(-1)!;
+    const get = last();
     expect(get).toMatchObject({ method: "GET", body: "" });
-    for (const s of [bare, example, other, get]) {
+    for (const s of [bare, example, other, none, get]) {
       expect(s.headers["x-payment"]).toBeUndefined();
       expect(s.headers["payment-signature"]).toBeUndefined();
       // An ordinary client's headers: nothing names the prober (decision 0020).

@@ -24,17 +24,16 @@ type Body = { text: string; contentType: string } | { text: null; contentType: s
 const JSON_TYPE = "application/json";
 /** A POST with no input: axios labels it a form (measured), fetch, httpx and Chrome send no type. */
 const EMPTY_TYPE: Partial<Record<ProbeProfile, string>> = { axios: "application/x-www-form-urlencoded" };
-/** The others' bodies, first choice first: the first that differs from the default's is sent. */
-const OTHER_CHOICES = ["{}", null] as const;
 
 /**
- * The body of a probe that carries one (decision 0020). The default profile sends what an agent
- * would: the listing's declared example, else no body (a POST with no input); every other profile
- * sends `{}`, or no body where `{}` is the default's. No body is common to the default and any
- * other profile, so a quote that depends on the body differs between two profiles whose spans
- * overlap: cloaking.
+ * The body of a probe that carries one (decision 0020): the default profile sends what an agent
+ * would, the listing's declared example, else `{}`; httpx sends `{}` (`json={}`); axios and the
+ * browser send none. The bodies differ between the default and two of the three others, and
+ * the header order between every two, so a quote that depends on either differs between two
+ * profiles whose spans overlap: cloaking. Only a third of probes go body-less, as some
+ * frameworks refuse a POST without one before the payment middleware runs.
  */
 export function probeBody(profile: ProbeProfile, example: string | null): Body {
-  const chosen = profile === DEFAULT_PROFILE ? example : OTHER_CHOICES.find((c) => c !== example)!;
+  const chosen = profile === DEFAULT_PROFILE ? (example ?? "{}") : profile === "httpx" ? "{}" : null;
   return chosen === null ? { text: null, contentType: EMPTY_TYPE[profile] ?? null } : { text: chosen, contentType: JSON_TYPE };
 }
