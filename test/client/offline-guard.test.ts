@@ -4,6 +4,7 @@ import {
   createOfflineGuard,
   lookoutPolicy,
   LookoutNetworkError,
+  QuoteRefusedError,
   readPaymentRequired,
   requirementDigest,
   SnapshotRefusedError,
@@ -208,6 +209,27 @@ describe("check: local when it can, else the typed client's preflight on the quo
     expect(asked).toMatchObject({ stage: "quote", decision: "allow", reasons: [] });
     expect(asked.snapshotEntry).toBeUndefined();
     expect(preflight).toHaveBeenCalledWith({ url: A, method: "GET", paymentRequired: challenge("20000") });
+    guard.stop();
+  });
+});
+
+describe("check refuses a requirement that reads two ways itself", () => {
+  it("blocks it with the service down and failMode open, where a well-formed unknown quote fails open", async () => {
+    const snapshot = await signer.snapshot(10, catalog(), T0);
+    const l = lookout(async () => snapshot);
+    const down = new LookoutNetworkError("offline", { routeId: "preflight", code: "network", status: null, paymentSent: false, paymentSettled: false });
+    l.preflight.mockImplementation(() => Promise.reject(down));
+    const guard = createOfflineGuard({ lookout: l.client, now, failMode: "open" });
+    expect(await guard.ready).toBe(true);
+    const challenge = (over: Record<string, unknown>) => ({ x402Version: 2, resource: { url: A }, accepts: [req(over)] }) as unknown as PaymentRequired;
+    for (const over of [{ amount: "0".repeat(34) + "010000", maxAmountRequired: "10000" }, { maxTimeoutSeconds: "60" }]) {
+      const d = await guard.check(A, "GET", challenge(over));
+      expect(d, JSON.stringify(over)).toMatchObject({ decision: "block", reasons: ["check_failed"] });
+      expect(d.error, JSON.stringify(over)).toBeInstanceOf(QuoteRefusedError);
+      expect((d.error as QuoteRefusedError).reason).toBe("malformed_quote");
+    }
+    expect(l.preflight).not.toHaveBeenCalled();
+    expect(await guard.check(A, "GET", challenge({ amount: "20000" }))).toMatchObject({ decision: "warn", mode: "failed_open" });
     guard.stop();
   });
 });

@@ -3,7 +3,7 @@ import { readAmount } from "@x402-lookout/contracts/amount";
 import { readPaymentRequired, requirementAmount, requirementDigest } from "@x402-lookout/contracts/quote";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import type { PreflightReport } from "../types.js";
-import { PreflightUnavailableError, type BlockReason } from "./errors.js";
+import { PreflightUnavailableError, QuoteRefusedError, type BlockReason } from "./errors.js";
 import type { GuardPolicy } from "./policy.js";
 
 /** The agent's request a payment is being made for, as the guard saw it. */
@@ -46,6 +46,8 @@ export async function quoteVerdict(
   const narrowed = { ...paymentRequired, accepts: [selected] } as unknown as Record<string, unknown>;
   const terms = readPaymentRequired(narrowed)?.accepts[0];
   if (!terms) throw new PreflightUnavailableError(call.url, new Error("the 402's selected requirement cannot be read"));
+  // Refused before asking, whoever calls: no outage and no failMode may let a requirement that reads two ways be signed.
+  if (terms.malformed !== null) throw new QuoteRefusedError(call.url, "malformed_quote", `the requirement reads more than one way (${terms.malformed})`);
   const digest = await requirementDigest(terms);
   const method = call.method === undefined ? {} : { method: call.method };
   const { value, cached } = deps.ask(`${call.method ?? "*"} ${call.url} ${digest}`, { url: call.url, ...method, paymentRequired: narrowed });
