@@ -8,8 +8,8 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
 
 /**
  * The JSON body example a catalog item declares for its input (Bazaar
- * `extensions.bazaar.info.input`: `bodyType: "json"` and `body`), as the text a client sends;
- * null when it declares none, another body type, or one over the cap.
+ * `extensions.bazaar.info.input`: `bodyType: "json"` and `body`), as the text a client sends
+ * (keys in jsonb's stored order); null when it declares none, another body type, or one over the cap.
  */
 export function declaredBody(input: unknown): string | null {
   const declared = obj(input);
@@ -28,7 +28,7 @@ const EMPTY_TYPE: Partial<Record<ProbeProfile, string>> = { axios: "application/
 /**
  * The body of a probe that carries one (decision 0020): the default profile sends what an agent
  * would, the listing's declared example, else `{}`; httpx sends `{}` (`json={}`); axios and the
- * browser send none. The bodies differ between the default and two of the three others, and
+ * browser send none. The bodies differ between the default and at least two others, and
  * the header order between every two, so a quote that depends on either differs between two
  * profiles whose spans overlap: cloaking. Only a third of probes go body-less, as some
  * frameworks refuse a POST without one before the payment middleware runs.
