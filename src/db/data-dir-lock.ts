@@ -1,15 +1,16 @@
-import { lstatSync, readFileSync, rmSync } from "node:fs";
+import { lutimesSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import lockfile from "proper-lockfile";
-import { isAlive, ownerIsGone, removeOwner, writeOwner } from "./lock-owner.js";
+import { ownerRecord } from "./lock-owner.js";
+import { inspect, makeLink, readLink, takeOver } from "./lock-takeover.js";
 
 /**
  * An exclusive lock on an embedded database folder. PGlite has no locking of its own and two
- * processes writing one folder corrupt it. The lock is proper-lockfile's: a directory made with
- * mkdir (atomic on every filesystem) whose mtime the holder refreshes, so it holds across process
- * id namespaces (two containers sharing a volume). A holder that died leaves a lock that is taken
- * over at once when its owner record shows a gone process of this namespace and boot
- * (lock-owner.ts), else once it is STALE_MS old.
+ * processes writing one folder corrupt it. The lock is a symbolic link made with symlink(2)
+ * (atomic and exclusive on every filesystem) whose target is its owner record and whose mtime the
+ * holder refreshes, so it holds across process-id namespaces (two containers sharing a volume).
+ * A holder that died is taken over at once when its record shows a gone process of this
+ * namespace and boot (lock-owner.ts), else once the link is STALE_MS old; exactly one process
+ * replaces a dead holding however many try at once (lock-takeover.ts).
  */
 export interface DataDirLock {
   release(): void;
@@ -29,9 +30,8 @@ export class DataDirLocked extends Error {
   }
 }
 
-// A holder refreshes every UPDATE_MS; a lock untouched for STALE_MS is a dead holder's. The margin
-// covers an event loop blocked by PGlite's start (WebAssembly compiling, migrations).
-const STALE_MS = 30_000;
+// A holder refreshes every UPDATE_MS; the stale period (30 s) leaves room for an event loop
+// blocked by PGlite's start (WebAssembly compiling, migrations).
 const UPDATE_MS = 5_000;
 
 const heldHere = new Set<string>();
@@ -39,56 +39,45 @@ const heldHere = new Set<string>();
 export function lockDataDir(path: string): DataDirLock {
   const lockPath = resolve(path);
   const folder = dirname(lockPath);
-  dropLegacyPidFile(lockPath, folder);
-  let unlock: () => void;
-  try {
-    unlock = take(lockPath, folder);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
-    if (heldHere.has(lockPath) || !ownerIsGone(lockPath)) throw new DataDirLocked(folder, heldHere.has(lockPath));
-    rmSync(lockPath, { recursive: true, force: true });
-    unlock = take(lockPath, folder);
-  }
-  writeOwner(lockPath);
+  if (heldHere.has(lockPath)) throw new DataDirLocked(folder, true);
+  const record = ownerRecord();
+  if (!acquire(lockPath, record)) throw new DataDirLocked(folder, false);
   heldHere.add(lockPath);
+  const refresh = setInterval(() => {
+    if (readLink(lockPath) === record) return touch(lockPath);
+    clearInterval(refresh);
+    console.error(`data-folder lock on ${folder} lost (taken over as stale); stop one of the processes sharing it`);
+  }, UPDATE_MS).unref();
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
+      clearInterval(refresh);
       heldHere.delete(lockPath);
-      removeOwner(lockPath);
-      try {
-        unlock();
-      } catch {
-        // Already gone (compromised, or removed by hand): nothing left to release.
-      }
+      if (readLink(lockPath) === record) unlinkSync(lockPath);
     },
   };
 }
 
-function take(lockPath: string, folder: string): () => void {
-  return lockfile.lockSync(lockPath, {
-    realpath: false,
-    lockfilePath: lockPath,
-    stale: STALE_MS,
-    update: UPDATE_MS,
-    // Another process took the lock over (this one stalled past STALE_MS): say so plainly; the
-    // default throws from a timer, which would kill the process mid-write.
-    onCompromised: (err) => console.error(`data-folder lock on ${folder} lost (${err.message}); stop one of the processes sharing it`),
-  });
+/** Makes the lock, or takes over a dead holder's; a few rounds, as a crashed takeover's token is cleared first. */
+function acquire(lockPath: string, record: string): boolean {
+  for (let round = 0; round < 3; round++) {
+    if (makeLink(record, lockPath)) return true;
+    const seen = inspect(lockPath);
+    if (seen === null) continue; // released meanwhile
+    if (!seen.dead) return false;
+    if (takeOver(lockPath, seen, record)) return true;
+    if (inspect(lockPath)?.id !== seen.id) return false; // someone else replaced it
+  }
+  return false;
 }
 
-/** Versions before this one wrote a process-id file at the same path: removed when its process is gone. */
-function dropLegacyPidFile(lockPath: string, folder: string): void {
-  let isFile: boolean;
+function touch(lockPath: string): void {
+  const now = new Date();
   try {
-    isFile = lstatSync(lockPath).isFile();
+    lutimesSync(lockPath, now, now);
   } catch {
-    return;
+    // Gone meanwhile: the next refresh reports the loss.
   }
-  if (!isFile) return;
-  const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirLocked(folder, false);
-  rmSync(lockPath, { force: true });
 }

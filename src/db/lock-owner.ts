@@ -1,15 +1,18 @@
-import { readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { readFileSync, readlinkSync } from "node:fs";
 
 /**
- * Who holds a data-folder lock, written beside it, so a holder killed outright (SIGKILL, a crash)
- * is told apart from a live one at once instead of after the lock's stale period. A process id
- * means something only in its own pid namespace on its own boot, so all three are recorded and
- * a holder is judged gone only when the namespace and boot are this process's own.
+ * Who holds a data-folder lock. The lock is a symbolic link whose target is this record, so the
+ * lock and its owner come into being in one atomic step, and the nonce makes every holding
+ * distinct (a takeover names exactly the holding it replaces). A process id means something only
+ * in its own pid namespace on its own boot, so all three are recorded and a holder is judged gone
+ * only when the namespace and boot are this process's own.
  */
-interface Owner {
+export interface Owner {
   pid: number;
   pidNamespace: string | null;
   bootId: string | null;
+  nonce?: string;
 }
 
 const read = (f: () => string): string | null => {
@@ -26,24 +29,21 @@ const self = (): Owner => ({
   bootId: read(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8")),
 });
 
-export const ownerPath = (lockPath: string) => `${lockPath}.owner`;
+/** A fresh owner record for a new holding, as link text. */
+export const ownerRecord = (): string => JSON.stringify({ ...self(), nonce: randomUUID() });
 
-export function writeOwner(lockPath: string): void {
-  writeFileSync(ownerPath(lockPath), JSON.stringify(self()));
-}
-
-export function removeOwner(lockPath: string): void {
-  rmSync(ownerPath(lockPath), { force: true });
+export function parseOwner(text: string): Partial<Owner> | null {
+  try {
+    const owner = JSON.parse(text) as unknown;
+    return owner !== null && typeof owner === "object" ? (owner as Partial<Owner>) : null;
+  } catch {
+    return null; // a torn or foreign record: only the stale period can tell
+  }
 }
 
 /** Whether the recorded holder is a process of this namespace and boot that no longer runs. */
-export function ownerIsGone(lockPath: string): boolean {
-  let owner: Partial<Owner>;
-  try {
-    owner = JSON.parse(readFileSync(ownerPath(lockPath), "utf8")) as Partial<Owner>;
-  } catch {
-    return false; // no record (or a torn one): only the stale period can tell
-  }
+export function ownerIsGone(owner: Partial<Owner> | null): boolean {
+  if (owner === null) return false;
   const me = self();
   if (me.pidNamespace === null || me.bootId === null) return false;
   if (owner.pidNamespace !== me.pidNamespace || owner.bootId !== me.bootId) return false;

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataDirLocked, lockDataDir } from "../../src/db/data-dir-lock.js";
+import { ownerRecord } from "../../src/db/lock-owner.js";
 
 const dirs: string[] = [];
 const children: Array<ReturnType<typeof spawn>> = [];
@@ -91,4 +92,64 @@ describe("data-folder lock", () => {
     mkdirSync(lockPath);
     expect(() => lockDataDir(lockPath)).toThrow(DataDirLocked);
   });
+
+  it("replaces a crashed holder exactly once however many processes try at the same instant: 100 rounds, one holder each", async () => {
+    const dir = tempDir();
+    const lockPath = join(dir, "pglite.lock");
+    const pool = await Promise.all(Array.from({ length: 6 }, () => contender()));
+    // Three kinds of crashed lock: a gone process of this namespace, a link untouched for 31 s
+    // (a holder in another namespace), the previous version's stale directory.
+    const crashed = [
+      () => symlinkSync(ownerRecord().replace(/"pid":\d+/, `"pid":${goneProcess()}`), lockPath),
+      () => {
+        symlinkSync(JSON.stringify({ pid: 7, pidNamespace: "pid:[1]", bootId: "elsewhere", nonce: String(Math.random()) }), lockPath);
+        const old = new Date(Date.now() - 31_000);
+        lutimesSync(lockPath, old, old);
+      },
+      () => {
+        mkdirSync(lockPath);
+        const old = new Date(Date.now() - 31_000);
+        utimesSync(lockPath, old, old);
+      },
+    ];
+    let doubleHolders = 0;
+    for (let round = 0; round < 100; round++) {
+      crashed[round % crashed.length]!();
+      const startAt = Date.now() + 40;
+      const answers = await Promise.all(pool.map((c) => c.ask(`try ${lockPath} ${startAt}`)));
+      const winners = pool.filter((_, i) => answers[i] === "locked");
+      if (winners.length !== 1) doubleHolders++;
+      expect(winners.length, `round ${round}: ${answers.join(", ")}`).toBe(1);
+      expect(answers.filter((a) => a !== "locked").every((a) => a === "refused DataDirLocked")).toBe(true);
+      // The lock on disk names the one process that said it holds it.
+      expect(JSON.parse(readlinkSync(lockPath)).pid).toBe(winners[0]!.child.pid);
+      expect(await winners[0]!.ask("release")).toBe("released");
+      expect(existsSync(lockPath)).toBe(false);
+    }
+    expect(doubleHolders).toBe(0);
+    // Nothing left behind: no takeover token, no moved-away lock.
+    expect(readdirSync(dir)).toEqual([]);
+    for (const c of pool) c.child.stdin!.end();
+  }, 120_000);
 });
+
+/** A process id that no longer runs (a finished child's). */
+function goneProcess(): number {
+  return spawnSync("true").pid!;
+}
+
+/** A long-lived contender process (test/helpers/lock-contender.ts); ask() sends a command and awaits its line. */
+async function contender() {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/lock-contender.ts"], { stdio: ["pipe", "pipe", "inherit"] });
+  children.push(child);
+  const waiting: Array<(line: string) => void> = [];
+  const ready = new Promise<string>((r) => waiting.push(r));
+  createInterface({ input: child.stdout! }).on("line", (line) => waiting.shift()?.(line));
+  expect(await ready).toBe("ready");
+  const ask = (command: string) =>
+    new Promise<string>((r) => {
+      waiting.push(r);
+      child.stdin!.write(`${command}\n`);
+    });
+  return { child, ask };
+}
