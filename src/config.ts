@@ -32,7 +32,7 @@ const seconds = (min: number, max: number) =>
  * probes every 30 s so a certificate's 20 probes exist within about ten minutes, loopback webhooks
  * so the demo's own receivers can take a watch alert, and the dataset's first build after an hour.
  */
-export const DEMO_DEFAULTS = { probeIntervalSeconds: 30, allowPrivateWebhooks: true, datasetMinEvidenceHours: 1 } as const;
+export const DEMO_DEFAULTS = { probeIntervalSeconds: 30, allowPrivateWebhooks: true, allowPrivateLiveProbes: true, datasetMinEvidenceHours: 1 } as const;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 
@@ -112,6 +112,8 @@ const envSchema = z.object({
   CATALOG_SOURCE_GRACE_HOURS: z.coerce.number({ error: "must be a whole number of hours" }).int().min(1).max(720).default(24),
   PROBE_INTERVAL_SECONDS: seconds(5, 86_400).optional(),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
+  // Customer-named URLs (live probes of uncatalogued URLs) have their own switch: the catalog's does not open them.
+  ALLOW_PRIVATE_LIVE_PROBES: bool("ALLOW_PRIVATE_LIVE_PROBES").optional(),
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").optional(),
   // Seals watch secrets at rest (decision 0025).
   WATCH_SECRET_KEY: key32.optional(),
@@ -170,6 +172,8 @@ export interface Config {
   catalogSourceGraceHours: number;
   probeIntervalSeconds: number;
   allowPrivateTargets: boolean;
+  /** Live probes of customer-named URLs may reach loopback and private addresses; default on only in demo mode. */
+  allowPrivateLiveProbes: boolean;
   allowPrivateWebhooks: boolean;
   /** AES-256-GCM key sealing watch secrets in the database; undefined: stored as-is (decision 0025). */
   watchSecretKey: Buffer | undefined;
@@ -221,6 +225,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!e.PAY_TO) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs PAY_TO: the devnet account cannot receive real USDC");
     if (e.ALLOW_PRIVATE_WEBHOOKS) problems.push("config: ALLOW_PRIVATE_WEBHOOKS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
     if (e.ALLOW_PRIVATE_TARGETS) problems.push("config: ALLOW_PRIVATE_TARGETS=true is for tests and demos only and is refused with NETWORK=eip155:8453");
+    if (e.ALLOW_PRIVATE_LIVE_PROBES)
+      problems.push("config: ALLOW_PRIVATE_LIVE_PROBES=true is for tests and demos only and is refused with NETWORK=eip155:8453");
     if (demoMode) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs CATALOG_URLS: the demo fleet is a local devnet fixture");
     // Secrets at rest and the operator's metrics: a dump or a scrape must not give them away (decision 0031).
     if (!e.WATCH_SECRET_KEY) problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs WATCH_SECRET_KEY: watch secrets are sealed at rest on mainnet");
@@ -274,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogSourceGraceHours: e.CATALOG_SOURCE_GRACE_HOURS,
     probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS ?? (demoMode ? DEMO_DEFAULTS.probeIntervalSeconds : 600),
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
+    allowPrivateLiveProbes: e.ALLOW_PRIVATE_LIVE_PROBES ?? (demoMode && DEMO_DEFAULTS.allowPrivateLiveProbes),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (demoMode && DEMO_DEFAULTS.allowPrivateWebhooks),
     watchSecretKey: e.WATCH_SECRET_KEY,
     signingSecretKey: e.SIGNING_SECRET_KEY,

@@ -52,6 +52,14 @@ describe("config", () => {
     expect(loadConfig({ CATALOG_URLS: "https://c.example/d", ALLOW_PRIVATE_TARGETS: "true" }).allowPrivateTargets).toBe(true);
   });
 
+  it("keeps customer-named live probes off private addresses unless their own switch is on (the catalog's does not open them)", () => {
+    expect(loadConfig({}).allowPrivateLiveProbes).toBe(true); // demo mode: the fleet is on loopback
+    expect(loadConfig({ CATALOG_URLS: "https://c.example/d", ALLOW_PRIVATE_TARGETS: "true" }).allowPrivateLiveProbes).toBe(false);
+    expect(loadConfig({ CATALOG_URLS: "https://c.example/d", ALLOW_PRIVATE_LIVE_PROBES: "true" }).allowPrivateLiveProbes).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_LIVE_PROBES: "false" }).allowPrivateLiveProbes).toBe(false);
+    expect(problems({ ALLOW_PRIVATE_LIVE_PROBES: "maybe" })[0]).toMatch(/^config: ALLOW_PRIVATE_LIVE_PROBES=/);
+  });
+
   it("names the variable, the problem and what is expected, one line each", () => {
     const p = problems({ PORT: "eighty", NETWORK: "eip155:1", LOG_LEVEL: "loud" });
     expect(p).toHaveLength(3);
@@ -105,6 +113,16 @@ describe("config", () => {
         ...mainnetSecrets,
       }),
     ).toEqual([]);
+    expect(
+      problems({
+        NETWORK: "eip155:8453",
+        FACILITATOR_URL: "https://f.example",
+        PAY_TO: "0x1111111111111111111111111111111111111111",
+        CATALOG_URLS: "https://c.example/discovery",
+        ALLOW_PRIVATE_LIVE_PROBES: "true",
+        ...mainnetSecrets,
+      }),
+    ).toEqual(["config: ALLOW_PRIVATE_LIVE_PROBES=true is for tests and demos only and is refused with NETWORK=eip155:8453"]);
   });
 
   it("refuses mainnet without sealed secrets and private metrics, naming each missing setting and echoing no secret", () => {

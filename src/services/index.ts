@@ -27,6 +27,8 @@ import { createWhatsNewService } from "./whats-new/whats-new.js";
 /** Exactly the config values the services read; main.ts passes its Config, which has them all. */
 export interface ServicesConfig {
   allowPrivateTargets: boolean;
+  /** Live probes of URLs a customer names may reach loopback and private addresses (ALLOW_PRIVATE_LIVE_PROBES). */
+  allowPrivateLiveProbes: boolean;
   allowPrivateWebhooks: boolean;
   /** Seals watch secrets at rest (decision 0025). */
   watchSecretKey: Buffer | undefined;
@@ -55,7 +57,7 @@ export interface ServicesDeps {
  * payment gate, the CLI and the job runtime's tasks call `services.x.y(...)` with their own values only.
  */
 export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
-  const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateTargets, publicBaseUrl: config.publicBaseUrl });
+  const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateLiveProbes, publicBaseUrl: config.publicBaseUrl });
   const sign = createVerdictSigner(db.db, clock, config.publicBaseUrl, undefined, config.signingSecretKey);
   const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows, sign });
   const alternatives = createAlternativesService(db);

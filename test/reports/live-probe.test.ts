@@ -17,17 +17,22 @@ const servers: Server[] = [];
 const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 const PAY_TO = "0x0000000000000000000000000000000000000001";
 
-/** A loopback server answering with `handle(request number, req, res)`; `seen` lists "METHOD /path" in order. */
-async function serve(handle: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
+/**
+ * A loopback server answering with `handle(request number, req, res)`; `seen` lists "METHOD /path"
+ * in order. Each on a loopback address of its own (127.0.0.0/8): the live probe budget is per host
+ * whatever the port, so servers sharing 127.0.0.1 would share it. `address` picks one.
+ */
+let nextAddress = 10;
+async function serve(handle: (n: number, req: IncomingMessage, res: ServerResponse) => void, address = `127.0.0.${nextAddress++}`) {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     handle(seen.length, req, res);
   });
   servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, host: new URL(base).host, seen };
+  await new Promise<void>((r) => server.listen(0, address, r));
+  const base = `http://${address}:${(server.address() as AddressInfo).port}`;
+  return { base, host: new URL(base).host, hostname: address, seen };
 }
 
 const v2Header = (amount: string) =>
@@ -69,7 +74,7 @@ describe("a live probe that cannot get an answer", () => {
     expect(r).toMatchObject({ ok: false, recommended_action: "investigate" });
     expect(r.warnings).toEqual(["unknown_endpoint", "dead"]);
     expect(t.seen).toEqual(["POST /broken", "POST /broken"]);
-    expect(await hostBudgetUsed(t.host)).toBe(2);
+    expect(await hostBudgetUsed(t.hostname)).toBe(2);
     expect(await cached(`${t.base}/broken`)).toMatchObject({ outcome: "error", statusCode: 500, method: "POST", failedAttempts: 2 });
     // The cached observation keeps the streak: asked again, still dead, nothing sent.
     expect((await preflight(`${t.base}/broken`)).warnings).toContain("dead");
@@ -104,6 +109,22 @@ describe("a live probe that cannot get an answer", () => {
     for (const path of ["/a", "/b", "/c"]) expect((await preflight(`${t.base}${path}`)).warnings).toContain("dead");
     const r = await preflight(`${t.base}/d`);
     expect(t.seen).toHaveLength(6);
+    expect(r).toMatchObject({ ok: true, confidence: 0, warnings: ["unknown_endpoint"] });
+  });
+});
+
+describe("the live probe budget", () => {
+  it("is one per host across ports: six requests to two ports of one address spend it, a third port is not probed", async () => {
+    const address = `127.0.0.${nextAddress++}`;
+    const [a, b, c] = [
+      await serve((_n, _req, res) => res.writeHead(503).end(), address),
+      await serve((_n, _req, res) => res.writeHead(503).end(), address),
+      await serve((_n, _req, res) => challengeV2(res, "10000"), address),
+    ];
+    for (const url of [`${a.base}/x`, `${a.base}/y`, `${b.base}/z`]) expect((await preflight(url)).warnings).toContain("dead");
+    expect(await hostBudgetUsed(address)).toBe(6);
+    const r = await preflight(`${c.base}/paid`);
+    expect(c.seen).toEqual([]);
     expect(r).toMatchObject({ ok: true, confidence: 0, warnings: ["unknown_endpoint"] });
   });
 });

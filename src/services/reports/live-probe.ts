@@ -21,7 +21,8 @@ export interface LiveProber {
  * Unknown URLs get one live probe (signals.md "Free trial and live probes"): up to 3 s for all
  * its requests, the SSRF guard on the resolved address at connect time, results cached 5 minutes
  * per URL and every request counted against the target host's budget in the database, so the
- * service cannot be used to flood anyone.
+ * service cannot be used to flood anyone. A customer names these URLs, so loopback and private
+ * addresses stay out of reach unless ALLOW_PRIVATE_LIVE_PROBES (not the catalog's switch) is on.
  */
 export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean; publicBaseUrl: string }): LiveProber {
   const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
@@ -39,12 +40,15 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
         .executeTakeFirst();
       if (cached) return readObservation(cached.result);
       const host = new URL(url).host;
+      // One budget per host whatever the port: a customer naming ports 1..65535 of one machine
+      // still sends it at most the host's share.
+      const budgetKey = budgetHost(url);
       const methods = methodsFor(await catalogMethod(db, url));
       const deadline = performance.now() + LIVE_PROBE.budgetMs;
       const done = await runAttempts({
         methods,
         left: () => deadline - performance.now(),
-        take: () => takeHostBudget(db, host, now),
+        take: () => takeHostBudget(db, budgetKey, now),
         send: (method, timeoutMs) => probeEndpoint({ listingId: 0, url, method, host, network: null, asset: null }, client(timeoutMs), now, DEFAULT_PROFILE),
       });
       if (!done) return null;
@@ -60,6 +64,9 @@ export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boo
     close: () => dispatcher.close(),
   };
 }
+
+/** The host a live probe's requests count against: the name without port or trailing dot. */
+export const budgetHost = (url: string): string => new URL(url).hostname.replace(/\.$/, "");
 
 /** One request to a host: a fixed one-minute window per host, counted in the database across API processes. */
 async function takeHostBudget(db: Kysely<Database>, host: string, now: Date): Promise<boolean> {
