@@ -15,6 +15,7 @@ import { observe } from "./middleware/observe.js";
 import { requestContext } from "./middleware/request-context.js";
 import { mountRoute } from "./mount.js";
 import { registerOpenApi } from "./openapi.js";
+import { pagePolicy } from "./pages/csp.js";
 import { mountPages } from "./pages/mount-pages.js";
 import type { PaymentGate } from "./payment/types.js";
 import type { AnyRouteDef } from "./registry.js";
@@ -31,12 +32,13 @@ export interface AppOptions {
 
 export type { App } from "./app-env.js";
 
-/** Middleware order: request context, observation, body limit, then routes and pages. */
+/** Middleware order: request context, observation, body limit, the pages' Content-Security-Policy, then routes and pages. */
 export function createApp({ ctx, routes, gate, validateResponses = false }: AppOptions): App {
   const app = new OpenAPIHono<AppEnv>();
   app.use(requestContext(ctx.log, ctx.config.trustProxy));
   app.use(observe(createHttpMetrics(ctx.metrics)));
   app.use(limitBody());
+  app.use(pagePolicy(ctx.config.publicBaseUrl));
 
   for (const def of routes) mountRoute(app, def, { ctx, gate, validateResponses });
   registerOpenApi(app, ctx.config.publicBaseUrl, routes);

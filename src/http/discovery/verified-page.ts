@@ -7,8 +7,10 @@ import { layout, type Html } from "../pages/layout.js";
 const show = (v: Observed) => (v === null ? "no data" : String(v));
 const when = (d: Date | null) => (d ? d.toISOString() : "never");
 /** A long token (the JWS, the embed snippet) wrapped inside the page width instead of scrolling. */
-const block = (text: string) => html`<pre style="white-space:pre-wrap;word-break:break-all"><code>${text}</code></pre>`;
-const yes = (met: boolean) => (met ? html`<strong style="color:#2e8540">met</strong>` : html`<strong style="color:#b3261e">not met</strong>`);
+const block = (text: string) => html`<pre class="token"><code>${text}</code></pre>`;
+const yes = (met: boolean) => (met ? html`<strong class="met">met</strong>` : html`<strong class="unmet">not met</strong>`);
+// Classes, not style attributes: the page policy allows styles only by hash (pages/csp.ts).
+const STYLE = ".token{white-space:pre-wrap;word-break:break-all}.met{color:#2e8540}.unmet{color:#b3261e}";
 
 /** The public page of a certificate: its live state and the evidence behind every criterion. */
 export function verifiedPage(v: CertificateView): Html {
@@ -53,6 +55,7 @@ ${v.jws ? block(v.jws) : html`<p class="muted">No signature stored.</p>`}
 <p>The badge shows the live state: it turns to lapsed when an endpoint stops meeting a criterion or the certificate expires.</p>
 ${block(embed)}
 <p class="muted">${SERVICE_NAME} certifies what its probes observed: this is provenance, not an endorsement of the provider and not a trust guarantee.</p>`,
+    { style: STYLE },
   );
 }
 

@@ -14,7 +14,7 @@ import { providerHref, serviceHref } from "./list-links.js";
 /** The page's CSS: static text, never request data. */
 const STYLE = `${LIST_STYLE}
 .facts th{width:9rem}.uptime-bar,.latency-chart{display:block;height:auto;margin:.6rem 0}.uptime-bar{height:34px;width:100%}
-.legend svg{vertical-align:middle;margin-left:.6rem}.codes .bar{display:inline-block;height:.7rem;background:#57606a;min-width:2px}
+.legend svg{vertical-align:middle;margin-left:.6rem}.codes .bar{display:block;width:100%;height:.7rem;fill:#57606a}
 .said{font-size:1.1rem}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .line-p50{border-top:2px solid #1b1f24}.line-p90{border-top:2px dashed #0969da}.line-p50,.line-p90{display:inline-block;width:1.5rem;vertical-align:middle}
 `;

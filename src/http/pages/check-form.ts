@@ -1,6 +1,7 @@
 import { html, raw } from "hono/html";
 import { WARNING_GLOSSARY } from "@x402-lookout/contracts/glossary";
 import { preflightTrialContract } from "@x402-lookout/contracts/preflight/routes";
+import { inlineScript } from "./csp.js";
 import type { Html } from "./layout.js";
 
 export const CHECK_STYLE = `
@@ -35,6 +36,7 @@ form.addEventListener("submit", async (event) => {
   } catch { out.replaceChildren(box(true, el("p", "The check could not reach the service; try again."))); }
 });
 })();`;
+const checkScript = inlineScript(SCRIPT);
 
 /** The "check a URL" form: a GET to /check without JavaScript, the free trial's POST with it; `answer` is /check's verdict. */
 export function checkForm(value: string, answer?: Html): Html {
@@ -46,5 +48,5 @@ export function checkForm(value: string, answer?: Html): Html {
 <p class="muted">${preflightTrialContract.summary} Answers are cached 5 minutes per URL.</p>
 <div id="check-result" aria-live="polite">${answer ?? ""}</div>
 <script type="application/json" id="glossary">${raw(GLOSSARY_JSON)}</script>
-<script>${raw(SCRIPT)}</script>`;
+${checkScript}`;
 }

@@ -1,6 +1,7 @@
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { SERVICE_NAME } from "../attribution.js";
+import { inlineStyle } from "./csp.js";
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -19,7 +20,7 @@ p,li,dt,dd,td,th,h1,h2,h3{overflow-wrap:break-word}code,a{overflow-wrap:anywhere
 .glossary dt{font-weight:600;margin-top:.7rem}.glossary dd{margin:0 0 0 1.5rem}.toc li{margin:.1rem 0}
 `;
 
-/** A page's own additions: its CSS (static text of the page's module, never request data). */
+/** A page's own additions: its CSS (static text of the page's module, never request data: the page policy allows it by hash). */
 export interface PageExtras {
   style?: string;
 }
@@ -27,7 +28,7 @@ export interface PageExtras {
 export function layout(title: string, body: Html, extras: PageExtras = {}): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · ${SERVICE_NAME}</title><style>${raw(STYLE)}${raw(extras.style ?? "")}</style></head>
+<title>${title} · ${SERVICE_NAME}</title>${inlineStyle(STYLE + (extras.style ?? ""))}</head>
 <body><header><nav><a href="/"><strong>${SERVICE_NAME}</strong></a><a href="/endpoints">Endpoints</a><a href="/spec">Specification</a><a href="/openapi.json">OpenAPI</a></nav></header>
 <main>${body}</main>
 <footer class="muted"><p>Signals are provenance, not endorsement: ${SERVICE_NAME} reports what its probes observed.</p></footer>

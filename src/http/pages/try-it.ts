@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import { openApiPath } from "../openapi.js";
 import type { AnyRouteDef } from "../registry.js";
+import { inlineScript } from "./csp.js";
 import type { Html } from "./layout.js";
 
 /** The environment variable the commands read a bearer secret from (never printed on a page). */
@@ -64,6 +65,6 @@ ${paid && def.method === "post" ? html`<p class="muted">In a clone of the reposi
 }
 
 /** Shows the copy buttons where the clipboard is available (https or localhost) and copies the block beside. */
-export const copyScript = html`<script>
+export const copyScript = inlineScript(`
 if(navigator.clipboard)for(const b of document.querySelectorAll("button.copy")){b.hidden=false;b.onclick=()=>navigator.clipboard.writeText(b.nextElementSibling.textContent).then(()=>{b.textContent="Copied"})}
-</script>`;
+`);
