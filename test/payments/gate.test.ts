@@ -124,7 +124,7 @@ describe("paid flow on the devnet", () => {
     expect(answer.ok).toBeUndefined();
   });
 
-  it("releases a claim the database recorded but never confirmed, so the same authorization pays for a retry", async () => {
+  it("releases a claim the database recorded but never confirmed, so the same authorization pays for its payer's retry (same payment-identifier)", async () => {
     const ledger = svc.ctx.services.payments;
     const claim = ledger.claim;
     // The claim commits, then the connection drops before its answer arrives.
@@ -133,7 +133,7 @@ describe("paid flow on the devnet", () => {
       await claim(input);
       throw new Error("Connection terminated unexpectedly");
     };
-    const rec = recordingFetch(6);
+    const rec = recordingFetch(6, "pay_unconfirmed_claim_0001");
     const payer = svc.payer(6);
     const before = await svc.balanceOf(payer);
     const failed = await rec.fetch(`${svc.url}/api/v1/test-plain`, { method: "POST", headers: json, body: "{}" });

@@ -23,7 +23,12 @@ export async function answerKnownPayment(
   hctx: HandlerContext,
   deps: ReplayDeps,
 ): Promise<Response | null> {
-  if (RECLAIMABLE.includes(known.status)) return null;
+  if (RECLAIMABLE.includes(known.status)) {
+    if (ownRetry(known, payment, route)) return null;
+    throw paymentAlreadyUsed(
+      "this payment authorization was released unsettled (nothing was charged) and pays again only for its own payer's retry: the same route with the payment-identifier of the request that claimed it; sign a new payment",
+    );
+  }
   const proved = payment.identifier !== null && known.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
     await route.onReplay?.(null, hctx);
@@ -36,6 +41,18 @@ export async function answerKnownPayment(
   const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
   if (!answer) throw paymentAlreadyUsed("this payment already paid for an answer, and no copy of it is kept");
   return storedResponse(answer, { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined });
+}
+
+/**
+ * A released or failed authorization was claimed by a request that got no answer it could use
+ * (a crash, a failed handler, a refused settlement); anyone who saw its header could spend it
+ * first. Only the payment-identifier, which never goes on chain, tells that request's payer from
+ * them, so only a retry with it, on the same route, may claim it again; the ledger's claim
+ * checks the same (docs/payments.md "Released authorizations").
+ */
+function ownRetry(known: LedgerRow, payment: CheckedPayment, route: PaidRoute): boolean {
+  if (known.identifierHash === null || payment.identifier === null || known.route !== route.id) return false;
+  return known.identifierHash === identifierHash(payment.identifier);
 }
 
 export interface ReplayDeps {

@@ -33,7 +33,7 @@ export interface LedgerRow {
   sealedAnswer: string | null;
 }
 
-/** Statuses from which the same authorization may pay again: nothing reached the chain. */
+/** Statuses from which the same authorization may pay again, for its own payer's retry only: nothing reached the chain. */
 export const RECLAIMABLE: readonly PaymentStatus[] = ["failed", "released"];
 
 /**
@@ -120,7 +120,16 @@ export function createPaymentLedger(db: Kysely<Database>, now: () => Date): Paym
           nonce: input.nonce.toLowerCase(),
           valid_before: input.validBefore,
         })
-        .onConflict((oc) => oc.column("authorization_key").doUpdateSet(fresh).where("payments.status", "in", RECLAIMABLE))
+        // A released or failed authorization is claimed again only by its own payer's retry: the
+        // same route and payment-identifier (none stored: never; SQL's NULL = NULL is not true).
+        .onConflict((oc) =>
+          oc
+            .column("authorization_key")
+            .doUpdateSet(fresh)
+            .where("payments.status", "in", RECLAIMABLE)
+            .where("payments.route", "=", input.route)
+            .where("payments.identifier_hash", "=", input.identifierHash),
+        )
         .returning("id")
         .executeTakeFirst();
       return row ? { id: row.id, key: input.key } : undefined;
