@@ -1,13 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import axios from "axios";
-import { wrapAxiosWithPayment, x402Client as axiosX402Client } from "@x402/axios";
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookoutClient, lookoutPolicy, type GuardDecision, type LookoutClient } from "@x402-lookout/client";
+import { createLookoutClient, type LookoutClient, type LookoutPolicyOptions } from "@x402-lookout/client";
 import { productRoutes } from "../../src/http/routes/index.js";
+import { guardedAgents } from "../helpers/guarded-agents.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { startServer, type TestServer } from "../probes/helpers.js";
 
@@ -59,25 +55,10 @@ afterAll(async () => {
   await svc?.close();
 });
 
-/** The two official clients, each guarded by the one line docs/clients.md shows; both pay `url` or throw. */
-function agents(options: Partial<Parameters<typeof lookoutPolicy>[0]> = {}) {
-  const decisions: GuardDecision[] = [];
-  const scheme = () => new ExactEvmScheme(privateKeyToAccount(svc.devnet.demoAccounts[AGENT]!.privateKey));
-  const policy = () => lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d), ...options });
-  const forFetch = policy();
-  const fetchClient = x402Client.fromConfig({ schemes: [{ network: svc.devnet.network, client: scheme() }] }).onBeforePaymentCreation(forFetch);
-  const viaFetch = wrapFetchWithPayment(forFetch.fetch(fetch), fetchClient);
-  const forAxios = policy();
-  const axiosClient = new axiosX402Client().register(svc.devnet.network, scheme() as never);
-  axiosClient.onBeforePaymentCreation(forAxios as never);
-  const viaAxios = wrapAxiosWithPayment(forAxios.axios(axios.create()), axiosClient);
-  return {
-    decisions,
-    pay: {
-      fetch: (url: string) => viaFetch(url),
-      axios: (url: string) => viaAxios.get(url),
-    },
-  };
+/** The two official clients, guarded (test/helpers/guarded-agents.ts); both pay `url` or throw. */
+function agents(options: Partial<LookoutPolicyOptions> = {}) {
+  const { decisions, viaFetch, viaAxios } = guardedAgents(svc, lookout, AGENT, options);
+  return { decisions, pay: { fetch: viaFetch, axios: viaAxios } };
 }
 
 const balance = () => svc.balanceOf(svc.payer(AGENT));

@@ -1,15 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import axios from "axios";
-import { wrapAxiosWithPayment, x402Client as axiosX402Client } from "@x402/axios";
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookoutClient, lookoutPolicy, VerdictExpiredError, VerdictSignatureError, type GuardDecision, type LookoutClient } from "@x402-lookout/client";
+import { createLookoutClient, VerdictExpiredError, VerdictSignatureError, type LookoutClient, type LookoutPolicyOptions } from "@x402-lookout/client";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
+import { guardedAgents } from "../helpers/guarded-agents.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { startServer, type TestServer } from "../probes/helpers.js";
 
@@ -103,21 +99,12 @@ const lookoutAt = (base: string) =>
     now: () => svc.ctx.clock.now().getTime(),
   });
 
-/** The two official clients, each guarded by the one line docs/clients.md shows; `pay[via](url)` pays or throws. */
-function agents(lookout: LookoutClient, options: Partial<Parameters<typeof lookoutPolicy>[0]> = {}) {
-  const decisions: GuardDecision[] = [];
-  const scheme = () => new ExactEvmScheme(privateKeyToAccount(svc.devnet.demoAccounts[AGENT]!.privateKey));
-  const policy = () => lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d), ...options });
-  const forFetch = policy();
-  const fetchClient = x402Client.fromConfig({ schemes: [{ network: svc.devnet.network, client: scheme() }] }).onBeforePaymentCreation(forFetch);
-  const viaFetch = wrapFetchWithPayment(forFetch.fetch(fetch), fetchClient);
-  const forAxios = policy();
-  const axiosClient = new axiosX402Client().register(svc.devnet.network, scheme() as never);
-  axiosClient.onBeforePaymentCreation(forAxios as never);
-  const viaAxios = wrapAxiosWithPayment(forAxios.axios(axios.create()), axiosClient);
+/** The two official clients, guarded (test/helpers/guarded-agents.ts); `pay[via](url)` pays (its status) or throws. */
+function agents(lookout: LookoutClient, options: Partial<LookoutPolicyOptions> = {}) {
+  const { decisions, viaFetch, viaAxios } = guardedAgents(svc, lookout, AGENT, options);
   const pay = {
     fetch: async (url: string) => (await viaFetch(url)).status,
-    axios: async (url: string) => (await viaAxios.get(url)).status,
+    axios: async (url: string) => (await viaAxios(url)).status,
   };
   return { decisions, pay };
 }

@@ -1,11 +1,6 @@
-import axios from "axios";
-import { wrapAxiosWithPayment, x402Client as axiosX402Client } from "@x402/axios";
-import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { wrapFetchWithPayment } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLookoutClient, lookoutPolicy, type GuardDecision, type LookoutClient } from "@x402-lookout/client";
+import { createLookoutClient, type LookoutClient } from "@x402-lookout/client";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
@@ -13,6 +8,7 @@ import { startCatalogServer, type CatalogServer } from "../catalog/helpers/catal
 import { ingestOnce } from "../catalog/helpers/ingest.js";
 import { v2Item } from "../catalog/helpers/items.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
+import { guardedAgents } from "../helpers/guarded-agents.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 
 /**
@@ -49,19 +45,10 @@ afterAll(async () => {
   await svc?.close();
 });
 
-/** The two official clients, each guarded as docs/clients.md shows. */
+/** The two official clients, guarded (test/helpers/guarded-agents.ts). */
 function agents() {
-  const decisions: GuardDecision[] = [];
-  const scheme = () => new ExactEvmScheme(privateKeyToAccount(svc.devnet.demoAccounts[AGENT]!.privateKey));
-  const policy = () => lookoutPolicy({ lookout, onDecision: (d) => decisions.push(d), unknown: "block" });
-  const forFetch = policy();
-  const fetchClient = x402Client.fromConfig({ schemes: [{ network: svc.devnet.network, client: scheme() }] }).onBeforePaymentCreation(forFetch);
-  const viaFetch = wrapFetchWithPayment(forFetch.fetch(fetch), fetchClient);
-  const forAxios = policy();
-  const axiosClient = new axiosX402Client().register(svc.devnet.network, scheme() as never);
-  axiosClient.onBeforePaymentCreation(forAxios as never);
-  const viaAxios = wrapAxiosWithPayment(forAxios.axios(axios.create()), axiosClient);
-  return { decisions, fetch: (url: string) => viaFetch(url), axios: (url: string) => viaAxios.get(url) };
+  const { decisions, viaFetch, viaAxios } = guardedAgents(svc, lookout, AGENT, { unknown: "block" });
+  return { decisions, fetch: viaFetch, axios: viaAxios };
 }
 
 describe("a poisoned second catalog", () => {
