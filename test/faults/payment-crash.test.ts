@@ -1,11 +1,9 @@
-import { decodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainReader } from "../../src/chain/chain-reader.js";
 import { authorizationKey } from "../../src/services/payments/authorization-key.js";
 import { reconcilePayments } from "../../src/services/payments/reconciler.js";
-import { identifierHash } from "../../src/services/payments/sealed-answer.js";
 import { body } from "../helpers/http.js";
+import { claimAsKilled } from "../helpers/killed-claim.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { signedPayment } from "../helpers/signed-payment.js";
 import { plainRoute } from "../helpers/test-routes.js";
@@ -30,24 +28,7 @@ describe("a process killed between claim and settle", () => {
   it("leaves a claim the reconciler releases from the chain, after which the same signature pays once", async () => {
     const id = "pay_crash_between_claim_001";
     const header = await signedPayment(svc, "/api/v1/test-plain", 0, id);
-    const payload = decodePaymentSignatureHeader(header) as PaymentPayload;
-    const auth = (payload.payload as { authorization: { from: string; nonce: string; validBefore: string } }).authorization;
-    // What the killed process had written: the claim, and nothing after it.
-    await svc.ctx.services.payments.claim({
-      key: authorizationKey(payload),
-      route: "test-plain",
-      requestId: "killed",
-      payer: auth.from,
-      network: payload.accepted.network,
-      scheme: "exact",
-      asset: payload.accepted.asset,
-      payTo: payload.accepted.payTo,
-      amountAtomic: payload.accepted.amount,
-      authorizer: auth.from,
-      nonce: auth.nonce,
-      validBefore: auth.validBefore,
-      identifierHash: identifierHash(id),
-    });
+    const { payload } = await claimAsKilled(svc, header, "test-plain", id);
     const before = await svc.balanceOf(svc.payer(0));
     const stuck = await pay(header);
     expect(stuck.status).toBe(409);

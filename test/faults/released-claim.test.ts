@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainReader } from "../../src/chain/chain-reader.js";
 import { authorizationKey } from "../../src/services/payments/authorization-key.js";
 import { reconcilePayments } from "../../src/services/payments/reconciler.js";
-import { identifierHash } from "../../src/services/payments/sealed-answer.js";
 import { body } from "../helpers/http.js";
+import { claimAsKilled } from "../helpers/killed-claim.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { withIdentifier } from "../helpers/signed-payment.js";
 import { creditPaidRoute, plainRoute } from "../helpers/test-routes.js";
@@ -46,24 +46,7 @@ async function crashedPayment(account: number, paymentId?: string): Promise<stri
       body: "{}",
     }),
   ).rejects.toThrow();
-  const payload = decodePaymentSignatureHeader(sent!) as PaymentPayload;
-  const auth = (payload.payload as { authorization: { from: string; nonce: string; validBefore: string } }).authorization;
-  // What the killed process had written: the claim, and nothing after it.
-  await svc.ctx.services.payments.claim({
-    key: authorizationKey(payload),
-    route: "test-plain",
-    requestId: "killed",
-    payer: auth.from,
-    network: payload.accepted.network,
-    scheme: "exact",
-    asset: payload.accepted.asset,
-    payTo: payload.accepted.payTo,
-    amountAtomic: payload.accepted.amount,
-    authorizer: auth.from,
-    nonce: auth.nonce,
-    validBefore: auth.validBefore,
-    identifierHash: paymentId ? identifierHash(paymentId) : null,
-  });
+  await claimAsKilled(svc, sent!, "test-plain", paymentId ?? null);
   svc.ctx.clock.advance(GRACE_MS + 1_000);
   expect(await reconcile()).toMatchObject({ released: 1 });
   return sent!;
