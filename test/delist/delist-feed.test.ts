@@ -73,7 +73,7 @@ describe("the delist feed over days (clock injected)", () => {
       newly_flagged: 5,
       recovered: 0,
       ghost_listings: 1,
-      by_reason: { dead: 1, decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0, ghost_listing: 1 },
+      by_reason: { dead: 1, decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0, pay_to_mismatch: 0, ghost_listing: 1 },
     });
     expect(entry(s, "decoy")).toEqual({
       url: "https://decoy.example/api",
@@ -83,7 +83,8 @@ describe("the delist feed over days (clock injected)", () => {
       confidence: "low",
       flagged_days_consecutive: 1,
       uptime_7d_pct: 100,
-      cdp_listed: true,
+      // Seeded, not listed by CDP's own catalog (test/delist/delist-reasons.test.ts has one that is).
+      cdp_listed: false,
       cdp_l30d_calls: 100,
     });
     expect(entry(s, "ghost")).toMatchObject({ reasons: ["ghost_listing"], cdp_l30d_calls: 0 });

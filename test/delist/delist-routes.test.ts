@@ -53,7 +53,7 @@ describe("POST /api/v1/delist-feed", () => {
       ["https://wx.example/history", ["ghost_listing"]],
     ]);
     expect(b.counts).toMatchObject({ should_delist: 3, ghost_listings: 1, by_reason: { ghost_listing: 1, dead_7d: 1, decoy_price_extreme: 1 } });
-    expect(b.should_delist[1]).toMatchObject({ cdp_listed: true, cdp_l30d_calls: 3, flagged_days_consecutive: 1, confidence: "low", uptime_7d_pct: 100 });
+    expect(b.should_delist[1]).toMatchObject({ cdp_listed: false, cdp_l30d_calls: 3, flagged_days_consecutive: 1, confidence: "low", uptime_7d_pct: 100 });
     expect(b).not.toHaveProperty("attribution");
   });
 

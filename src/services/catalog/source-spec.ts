@@ -8,6 +8,15 @@ export interface CatalogSource {
   kind: CatalogSourceKind;
 }
 
+/** The host of Coinbase CDP's discovery API (test/fixtures/catalogs/cdp): the catalog the delist feed's `cdp_listed` names. */
+export const CDP_CATALOG_HOST = "api.cdp.coinbase.com";
+
+/** Whether a source is CDP's own catalog: a discovery API on CDP's host, whatever its id (decision 0038). */
+export function isCdpCatalog(source: { url: string; kind: CatalogSourceKind }): boolean {
+  if (source.kind !== "bazaar" || !URL.canParse(source.url)) return false;
+  return new URL(source.url).hostname.toLowerCase() === CDP_CATALOG_HOST;
+}
+
 /** The demo fleet's source id: its catalog moves to new ports on every start, its identity does not. */
 export const DEMO_SOURCE_ID = "demo";
 

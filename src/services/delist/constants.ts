@@ -3,9 +3,11 @@ import { BLACKLIST_REASONS, DAY, HOUR } from "../signals/constants.js";
 
 /**
  * The delist feed's rules (signals.md "Delist", docs/delist.md). A listing is flagged while it
- * has a blacklist reason, is dead right now, or is a ghost listing.
+ * has a blacklist reason, is dead right now, pays someone else (decision 0038), or is a ghost listing.
  */
-export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS] as const;
+export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS, "pay_to_mismatch"] as const;
+/** Reasons read from the verdict's critical warnings (not its delist reasons): they hold now, not over days. */
+export const WARNING_REASONS = ["dead", "pay_to_mismatch"] as const;
 export const GHOST_REASON = "ghost_listing";
 /** Every reason, in the order entries list them. */
 export const DELIST_REASONS = [...CRITICAL_DELIST_REASONS, GHOST_REASON] as const;

@@ -53,8 +53,7 @@ export async function delistSnapshot(ctx: Ctx, opts: { scope: DelistScope; limit
       confidence: confidence(f),
       flagged_days_consecutive: f.flaggedDaysConsecutive,
       uptime_7d_pct: pct(f.uptime7dPct),
-      // Every flagged listing is an active catalog listing: inactive ones are never flagged.
-      cdp_listed: true,
+      cdp_listed: f.cdpListed,
       cdp_l30d_calls: f.l30dCalls,
     })),
     recovered: recovered.slice(0, opts.limit).map(recoveredItem),

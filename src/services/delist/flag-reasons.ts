@@ -1,15 +1,17 @@
 import { sql } from "kysely";
-import { DELIST_REASONS, type DelistReason, type DelistScope, scopeReasons } from "./constants.js";
+import { DELIST_REASONS, type DelistReason, type DelistScope, scopeReasons, WARNING_REASONS } from "./constants.js";
+
+const fromWarnings: readonly string[] = WARNING_REASONS;
 
 /**
  * Flagged: a blacklist reason or ghost_listing (the verdict engine's delist_reasons), or the
- * critical `dead` warning. Reads the partial indexes on delist_reasons and critical.
+ * critical `dead` or `pay_to_mismatch` warning. Reads the partial indexes on delist_reasons and critical.
  */
-export const FLAGGED = sql<boolean>`(s.delist_reasons <> '{}' or (s.critical and 'dead' = any(s.warnings)))`;
+export const FLAGGED = sql<boolean>`(s.delist_reasons <> '{}' or (s.critical and s.warnings && ${sql.val([...WARNING_REASONS])}::text[]))`;
 
 /** A listing's flag reasons from its snapshot, in entry order. */
 export function flagReasons(delistReasons: readonly string[], warnings: readonly string[]): DelistReason[] {
-  return DELIST_REASONS.filter((r) => delistReasons.includes(r) || (r === "dead" && warnings.includes("dead")));
+  return DELIST_REASONS.filter((r) => delistReasons.includes(r) || (fromWarnings.includes(r) && warnings.includes(r)));
 }
 
 /** Recorded reasons, deduplicated and in entry order (unknown ones kept, last). */

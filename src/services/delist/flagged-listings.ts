@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { addDays, DELIST, utcDay } from "./constants.js";
 import { FLAGGED, flagReasons } from "./flag-reasons.js";
+import { cdpSourceIds } from "./cdp-sources.js";
 
 export interface FlaggedListing {
   url: string;
@@ -12,6 +13,8 @@ export interface FlaggedListing {
   flaggedDaysConsecutive: number;
   uptime7dPct: number | null;
   l30dCalls: number;
+  /** CDP's own catalog lists it now (a source on CDP's host, decision 0038). */
+  cdpListed: boolean;
 }
 
 interface Row {
@@ -25,6 +28,7 @@ interface Row {
   days_before: number | null;
   streak_started_at: Date | null;
   today_recorded_at: Date | null;
+  cdp_listed: boolean;
 }
 
 /**
@@ -36,6 +40,7 @@ interface Row {
 export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<FlaggedListing[]> {
   const today = utcDay(now);
   const oldest = addDays(today, -DELIST.streakLookbackDays);
+  const cdp = JSON.stringify(await cdpSourceIds(db));
   const { rows } = await sql<Row>`
     with flagged as (
       select l.id, l.url, l.url_normalized, l.method, l.l30d_calls, s.delist_reasons, s.warnings, s.flagged_since, s.uptime_7d_pct
@@ -56,7 +61,9 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
       group by listing_id
     )
     select flagged.url, flagged.method, flagged.l30d_calls, flagged.delist_reasons, flagged.warnings, flagged.flagged_since,
-           flagged.uptime_7d_pct, streak.days_before, streak.streak_started_at, t.recorded_at as today_recorded_at
+           flagged.uptime_7d_pct, streak.days_before, streak.streak_started_at, t.recorded_at as today_recorded_at,
+           exists (select 1 from listing_sources as ls
+                   where ls.listing_id = flagged.id and ls.listed and ls.source_id in (select jsonb_array_elements_text(${cdp}::jsonb))) as cdp_listed
     from flagged
     left join streak on streak.listing_id = flagged.id
     left join flag_history as t on t.listing_id = flagged.id and t.day = ${today}::date
@@ -73,6 +80,7 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
       flaggedDaysConsecutive: daysBefore + 1,
       uptime7dPct: r.uptime_7d_pct,
       l30dCalls: r.l30d_calls ?? 0,
+      cdpListed: r.cdp_listed,
     };
   });
 }

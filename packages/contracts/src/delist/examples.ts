@@ -15,7 +15,7 @@ export const SNAPSHOT_EXAMPLE = {
     newly_flagged: 1,
     recovered: 1,
     ghost_listings: 1,
-    by_reason: { dead: 0, decoy_price_extreme: 1, zombie: 0, dead_7d: 0, mostly_dead: 0, ghost_listing: 1 },
+    by_reason: { dead: 0, decoy_price_extreme: 1, zombie: 0, dead_7d: 0, mostly_dead: 0, pay_to_mismatch: 0, ghost_listing: 1 },
   },
   truncated: false,
   limit: 2000,

@@ -12,7 +12,7 @@ export const delistFeedContract = defineContract({
   description: [
     "An operator-facing catalog-hygiene feed, not a per-payment check. A listing is flagged while it is dead, a zombie, a decoy (1000 USDC or more), dead for 7 days or mostly dead (the critical scope), or a ghost listing: alive, listed 30 days or more, and not called once in 30 days (the ghost scope).",
     `Flags are recorded once per UTC day per listing; flagged_days_consecutive counts consecutive flagged days up to today from that history, and confidence is high from ${DELIST.highConfidenceDays} consecutive days, else low. A listing flagged in the last 7 days is recovered once no reason holds and its 48-hour uptime is at least ${DELIST.recoveredUptime48hPct}%.`,
-    "Take this snapshot once, then poll POST /api/v1/delist-feed-diff (1 USDC) for the changes; the diff looks back at most 48 hours. cdp_listed and cdp_l30d_calls come from the catalog's own listing and usage data.",
+    "Take this snapshot once, then poll POST /api/v1/delist-feed-diff (1 USDC) for the changes; the diff looks back at most 48 hours. cdp_listed says whether CDP's own catalog (a source on api.cdp.coinbase.com) lists the listing now; cdp_l30d_calls is the catalog's 30-day call count (0 when unknown).",
   ].join("\n\n"),
   body: DelistFeedBody,
   bodyOptional: true,

@@ -5,7 +5,7 @@ import { DELIST_LIMITS as DELIST, DELIST_SCOPES } from "./limits.js";
 export const ScopeField = z
   .enum(DELIST_SCOPES, { error: "scope must be one of critical, ghost, all" })
   .default("all")
-  .describe("critical = dead, zombie, decoy (and dead_7d, mostly_dead); ghost = alive but never used; all = both");
+  .describe("critical = dead, zombie, decoy (and dead_7d, mostly_dead, pay_to_mismatch); ghost = alive but never used; all = both");
 
 export const LimitField = z
   .number({ error: `limit must be an integer from ${DELIST.limit.min} to ${DELIST.limit.max}` })
@@ -41,7 +41,7 @@ const Common = {
 const Flag = {
   url: z.string(),
   method: z.string(),
-  reasons: z.array(z.string()).describe("dead, decoy_price_extreme, zombie, dead_7d, mostly_dead, ghost_listing"),
+  reasons: z.array(z.string()).describe("dead, decoy_price_extreme, zombie, dead_7d, mostly_dead, pay_to_mismatch, ghost_listing"),
   first_flagged_at: dateTime().describe("start of the current flag streak"),
   confidence: z.enum(["low", "high"]).describe(`high from ${DELIST.highConfidenceDays} consecutive flagged days`),
 };
@@ -55,7 +55,7 @@ export const DelistSnapshotSchema = z.object({
       ...Flag,
       flagged_days_consecutive: z.number().int().describe("consecutive flagged UTC days up to today, from the persisted flag history"),
       uptime_7d_pct: percent().int().nullable().describe("null without probes in 7 days"),
-      cdp_listed: z.boolean().describe("the listing is active in the catalog"),
+      cdp_listed: z.boolean().describe("CDP's own catalog (a source on api.cdp.coinbase.com) lists it now"),
       cdp_l30d_calls: z.number().int().describe("calls in the last 30 days as the catalog reports them (0 when unknown)"),
     }),
   ),
