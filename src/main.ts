@@ -17,6 +17,9 @@ import { createLogger, prettyLogs } from "./lib/log.js";
 import { startRole } from "./roles.js";
 import { demoSourceEntry, SigningKeyUnavailable } from "./services/index.js";
 
+/** A start aborted by a signal exits within this, whatever is still stopping (anvil dies with the process). */
+const START_ABORT_EXIT_MS = 800;
+
 /** Composition root: config -> database -> services -> roles. */
 async function main(config: Config): Promise<void> {
   // Before the database, the devnet and the demo fleet: a taken port is one plain line, no stack.
@@ -27,26 +30,36 @@ async function main(config: Config): Promise<void> {
   }
   const log = createLogger(config.logLevel, config.logFormat);
   const lifecycle = new Lifecycle(log);
+  // Aborted by a signal before the banner: every step after an await checks it, so nothing more starts.
+  const start = new AbortController();
+  let started = false;
   let stopping = false;
-  const stop = (reason: string, code: number) => {
+  const stop = (reason: string, code: number, withinMs?: number) => {
     if (stopping) return;
     stopping = true;
+    if (withinMs !== undefined) setTimeout(() => process.exit(code), withinMs).unref();
     void lifecycle.shutdown(reason).finally(() => process.exit(code));
   };
   // Handlers stay registered: the devnet treats a registered handler as "the app owns shutdown".
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       if (stopping) process.exit(130); // a second signal: stop waiting
-      stop(signal, 0);
+      if (started) return stop(signal, 0);
+      // Ctrl-C while starting: what started so far is stopped, the rest never starts, within a second.
+      start.abort(new Error(`${signal} during start`));
+      stop(`${signal} during start`, 0, START_ABORT_EXIT_MS);
     });
   }
+  const step = () => start.signal.throwIfAborted();
 
   try {
     const readiness = new Readiness();
     readiness.expectRoles(config.roles);
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     lifecycle.add("database", () => db.close());
+    step();
     const { applied } = await migrate(db.db);
+    step();
     readiness.markMigrated(systemClock.now());
     log.info({ dialect: db.dialect, applied }, "database ready");
 
@@ -56,26 +69,33 @@ async function main(config: Config): Promise<void> {
     lifecycle.add("services", () => ctx.services.close());
     registerStateGauges(ctx);
     await prepareSigningKeys(ctx);
+    step();
 
     // The payment rail serves the API and the demo merchants; a worker-only process needs neither.
     const rail = config.roles.includes("api") || config.demoMode ? await startPaymentRail(config, log) : undefined;
     if (rail?.devnet) lifecycle.add("devnet", () => rail.devnet!.stop());
+    step();
     const fleet = config.catalogUrls ? undefined : await startDemo(ctx, rail!, lifecycle);
+    step();
     // The demo's catalog is one source whatever ports it binds (docs/catalog.md, "Source identity").
     const catalogUrls = config.catalogUrls ?? [demoSourceEntry(fleet!.catalogUrl)];
 
     let url: string | undefined;
     for (const role of config.roles) {
       url = (await startRole(role, { ctx, rail, catalogUrls, lifecycle })) ?? url;
+      step();
       readiness.markStarted(role);
     }
     if (config.admin) {
       const admin = await listen(createAdminApp(ctx), config.admin.host, config.admin.port);
       lifecycle.add("admin http", () => admin.close());
+      step();
       log.info({ url: admin.url }, "admin listener: /metrics, /healthz, /readyz");
     }
+    started = true;
     if (url) showBanner(ctx, { url, demo: fleet && demoShown(fleet) });
   } catch (err) {
+    if (start.signal.aborted) return; // a failure after the abort is the abort's own doing
     // The operator's mistake, not a bug: the line says what to do, a stack would bury it.
     if (err instanceof DataDirLocked) log.fatal({ folder: err.folder }, err.message);
     else if (err instanceof SigningKeyUnavailable) log.fatal(err.message);

@@ -32,6 +32,21 @@ describe("npm start", () => {
     expect(await rpcAnswers(String(devnet.rpc))).toBe(false);
   });
 
+  it("Ctrl-C while starting stops what started, starts nothing more, shows no banner and exits within a second", async () => {
+    svc = spawnService();
+    // The devnet, the demo fleet and the roles are still to come once the database is ready.
+    await svc.waitForLine((l) => l.msg === "database ready", 100_000);
+    const sent = Date.now();
+    svc.child.kill("SIGINT");
+    expect(await svc.exited).toBe(0);
+    const took = Date.now() - sent;
+    expect(svc.lines.find((l) => l.msg === "shutting down")?.reason).toBe("SIGINT during start");
+    expect(took).toBeLessThan(1_000);
+    expect(svc.lines.filter((l) => l.msg === "x402 Lookout ready to try" || l.msg === "x402 Lookout listening")).toEqual([]);
+    const devnet = svc.lines.find((l) => typeof l.rpc === "string");
+    if (devnet) expect(await rpcAnswers(String(devnet.rpc))).toBe(false);
+  }, 120_000);
+
   it("refuses a bad config before listening, one line per problem", async () => {
     svc = spawnService({ PORT: "eighty", NETWORK: "eip155:1" });
     expect(await svc.exited).toBe(1);
