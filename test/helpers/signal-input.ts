@@ -20,6 +20,7 @@ export const cleanInput = (now: Date, over: Partial<SignalInput> = {}): SignalIn
     serviceFailedEndpoints: 0,
     serviceHealthyEndpoints: 2,
     serviceSince: ago(10 * DAY),
+    providerCalled: false,
     listedSince: ago(10 * DAY),
     l30dCalls: 1200,
     lastCalledAt: ago(HOUR),

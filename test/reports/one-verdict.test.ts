@@ -41,6 +41,9 @@ describe("one verdict behind every product", () => {
       service: "Fresh",
       price: "0.01",
       serviceFirstSeenAt: new Date(ctx.clock.now().getTime() - DAY + MINUTE),
+      // No paid call reported anywhere: calls would be a track record (issue 35 item 8).
+      l30dCalls: 0,
+      lastCalledAt: null,
     });
     await seedProbes(ctx, id, series(HOUR, 10 * MINUTE));
     await recompute(ctx);

@@ -44,6 +44,11 @@ describe("signal engine thresholds", () => {
     expect(fires(below)).not.toContain(code);
   });
 
+  it("does not call a provider new once a catalog reports paid calls of it, however recent its first sighting", () => {
+    expect(fires({ serviceSince: ago(HOUR), providerCalled: false })).toContain("new_provider");
+    expect(fires({ serviceSince: ago(HOUR), providerCalled: true })).not.toContain("new_provider");
+  });
+
   it("calls a run of failures dead however recent the last healthy probe was, and reports dead alone", () => {
     expect(fires({ failStreak: 3, probes30m: 4, healthy30m: 1 })).toEqual(["dead"]);
     expect(fires({ failStreak: 10 })).not.toContain("failing");

@@ -55,6 +55,7 @@ function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalI
     serviceFailedEndpoints: 0,
     serviceHealthyEndpoints: 0,
     serviceSince: null,
+    providerCalled: false,
     listedSince: null,
     l30dCalls: null,
     lastCalledAt: null,

@@ -39,7 +39,7 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   decoy_price_extreme: (s) => s.priceUsdc !== null && s.priceUsdc >= T.decoyPriceUsdc,
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
   slow: (s) => s.avgLatency1hMs !== null && s.avgLatency1hMs >= T.slowAvgLatencyMs,
-  new_provider: (s, now) => s.serviceSince !== null && now - s.serviceSince.getTime() < T.newProviderAgeMs,
+  new_provider: (s, now) => !s.providerCalled && s.serviceSince !== null && now - s.serviceSince.getTime() < T.newProviderAgeMs,
   never_paid_zombie: (s, now) => s.listedSince !== null && now - s.listedSince.getTime() >= T.neverPaidListedMs && s.l30dCalls === 0 && s.lastCalledAt === null,
   proxy_markup: (s) =>
     s.priceUsdc !== null && s.markupReferenceUsdc !== null && s.markupReferenceUsdc > 0 && s.priceUsdc >= T.proxyMarkupRatio * s.markupReferenceUsdc,

@@ -1,5 +1,6 @@
 import { currentPrice, type ListingRow } from "./listing-row.js";
 import { markupFor, type Markup } from "./markup.js";
+import { providerEvidence } from "./provider-since.js";
 import { quantile } from "./quantile.js";
 import { serviceEndpoints } from "./service-endpoints.js";
 
@@ -16,7 +17,10 @@ export interface SignalContext {
   service_endpoints?: number;
   service_failed_endpoints?: number;
   service_healthy_endpoints?: number;
+  /** The provider's earliest dated sighting anywhere (provider-since.ts); the name predates that. */
   service_since: string | null;
+  /** A source reports paid calls of the provider; missing in snapshots written before issue 35. */
+  provider_called?: boolean;
   markup: Markup | null;
   group: GroupStats;
 }
@@ -41,15 +45,10 @@ function effectiveShare(rawOnHost: number, row: ListingRow): number {
 }
 
 export function computeContexts(rows: readonly ListingRow[]): Map<number, SignalContext> {
-  const services = new Map<string, { since: number | null }>();
   const groups = new Map<string, { prices: number[]; hosts: Map<string, { n: number; row: ListingRow }> }>();
   const hosts = new Map<string, { n: number; row: ListingRow }>();
 
   for (const r of rows) {
-    const s = services.get(r.service_id) ?? { since: r.service_first_seen_at.getTime() };
-    if (r.last_called_at) s.since = Math.min(s.since ?? Infinity, r.last_called_at.getTime());
-    services.set(r.service_id, s);
-
     const g = groups.get(groupKey(r)) ?? { prices: [] as number[], hosts: new Map<string, { n: number; row: ListingRow }>() };
     const price = Number(currentPrice(r));
     if (currentPrice(r) !== null && Number.isFinite(price)) g.prices.push(price);
@@ -84,15 +83,17 @@ export function computeContexts(rows: readonly ListingRow[]): Map<number, Signal
 
   const markups = markupFor(rows);
   const endpoints = serviceEndpoints(rows);
+  const providers = providerEvidence(rows);
   const out = new Map<number, SignalContext>();
   for (const r of rows) {
-    const s = services.get(r.service_id)!;
+    const p = providers.get(r.id)!;
     const e = endpoints.get(r.service_id)!;
     out.set(r.id, {
       service_endpoints: e.endpoints,
       service_failed_endpoints: e.failed,
       service_healthy_endpoints: e.healthy,
-      service_since: s.since === null ? null : new Date(s.since).toISOString(),
+      service_since: p.since === null ? null : new Date(p.since).toISOString(),
+      provider_called: p.called,
       markup: markups.get(r.id) ?? null,
       group: stats.get(groupKey(r))!,
     });

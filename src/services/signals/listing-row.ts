@@ -28,7 +28,9 @@ export function selectReportRows(db: Kysely<Database>) {
 export function selectListingRows(db: Kysely<Database>) {
   return fromListings(db)
     .leftJoin("host_checks as h", "h.host", "l.host")
+    .leftJoin("providers as p", "p.provider_id", "l.provider_id")
     .select(reportColumns)
+    .select(providerEvidence)
     .select([
       "l.host",
       "l.provider_id",
@@ -44,6 +46,16 @@ export function selectListingRows(db: Kysely<Database>) {
       "h.effective_count",
     ]);
 }
+
+/**
+ * new_provider's evidence beyond the listing's own columns (which follow one source): when its
+ * payee was first seen here, and the calls every source (listed or not) reports for it.
+ */
+const providerEvidence = [
+  "p.first_seen_at as provider_first_seen_at",
+  sql<string | null>`(select max(ls.l30d_calls)::text from listing_sources as ls where ls.listing_id = l.id)`.as("sources_l30d_calls"),
+  sql<Date | null>`(select min(ls.last_called_at) from listing_sources as ls where ls.listing_id = l.id)`.as("sources_last_called_at"),
+] as const;
 
 const fromListings = (db: Kysely<Database>) =>
   db.selectFrom("listings as l").innerJoin("services as sv", "sv.service_id", "l.service_id").leftJoin("signal_snapshots as s", "s.listing_id", "l.id");

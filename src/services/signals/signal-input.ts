@@ -2,6 +2,7 @@ import type { SignalContext } from "./group-context.js";
 import type { SignalInput } from "./engine.js";
 import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
 import { currentPrice, type ReportRow } from "./listing-row.js";
+import { reportsCalls } from "./provider-since.js";
 
 /** The engine's input for a catalogued listing: its row plus the context of the last recompute. */
 export function signalInput(row: ReportRow, context: SignalContext | null): SignalInput {
@@ -29,6 +30,7 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     serviceFailedEndpoints: context?.service_failed_endpoints ?? 0,
     serviceHealthyEndpoints: context?.service_healthy_endpoints ?? 0,
     serviceSince: context?.service_since ? new Date(context.service_since) : row.service_first_seen_at,
+    providerCalled: context?.provider_called ?? reportsCalls(row),
     listedSince: row.first_seen_at,
     l30dCalls: row.l30d_calls,
     lastCalledAt: row.last_called_at,

@@ -19,8 +19,10 @@ export interface SignalInput {
   serviceEndpoints: number;
   serviceFailedEndpoints: number;
   serviceHealthyEndpoints: number;
-  /** Earliest evidence of the service: first sighting here, or an older last call. */
+  /** The provider's first sighting anywhere: its service's or payee's first sighting here, or an older last call. */
   serviceSince: Date | null;
+  /** A catalog reports paid calls of the provider (settlements it counted): it has a track record. */
+  providerCalled: boolean;
   listedSince: Date | null;
   l30dCalls: number | null;
   lastCalledAt: Date | null;

@@ -35,6 +35,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   new_provider: (s, now) => ({
     service_since: iso(s.serviceSince),
     service_age_hours: hoursSince(s.serviceSince, now),
+    provider_called: s.providerCalled,
     threshold_hours: T.newProviderAgeMs / 3_600_000,
   }),
   never_paid_zombie: (s, now) => ({
