@@ -1,3 +1,4 @@
+import { adoptRenamedSources } from "./adopt-sources.js";
 import { LEASE_MARGIN_MS } from "./constants.js";
 import { recordCycle, type IngestMetrics } from "./ingest-metrics.js";
 import { pollManifests } from "./manifest-cycle.js";
@@ -10,7 +11,7 @@ import type { IngestOptions, PollSummary } from "./types.js";
 const sum = (xs: readonly PollSummary[], f: (s: PollSummary) => number) => xs.reduce((n, s) => n + f(s), 0);
 
 /**
- * One ingest cycle: register the configured sources, claim the due ones nobody else holds,
+ * One ingest cycle: register the configured sources (a renamed one keeps its row), claim the due ones nobody else holds,
  * poll each, then the due origin manifests they name, retire what only sources past their grace still list, then log one summary line
  * and update the metrics. A source that throws (its database writes failed) is logged; its
  * lease expires and another cycle retries it.
@@ -26,6 +27,9 @@ export async function runIngestCycle(
   const now = deps.clock.now();
   const sources = sourcesOf(entries);
   const byId = new Map(sources.map((s) => [s.id, s]));
+  // A renamed entry (same URL) keeps its source: logged, since it changes which id polls record.
+  for (const a of await adoptRenamedSources(deps.db, sources))
+    deps.log.info({ source: a.to, was: a.from, url: a.url }, "catalog source renamed in place: same URL, its listings and polls kept");
   await registerSources(deps.db, sources, now);
   const claimed = await claimDueSources(deps.db, [...byId.keys()], opts.owner, now, opts.pollBudgetMs + LEASE_MARGIN_MS, opts.cadenceMs);
   const summaries: PollSummary[] = [];
