@@ -16,6 +16,7 @@ export { DELIST } from "./delist/constants.js";
 export type { EndpointHistory, EndpointVerdict, FlagSpan, HourBucket, QuoteSpan } from "./endpoint-history/index.js";
 export { EXPLORER, LIST_WARNINGS, SORT_KEYS, VERDICTS } from "./explorer/index.js";
 export type { ExplorerRow, ListPage, ListQuery, ProviderPage, ServicePage, SortKey, Sparkline, Totals, VerdictFilter } from "./explorer/index.js";
+export { TIMELINE_DAYS, TIMELINE_LIMIT, type ProviderIncident, type ProviderTimeline } from "./explorer/index.js";
 export { authorizationProblem, type SignedAuthorization, type SmartSignatureCheck } from "./payments/authorization-check.js";
 export { authorizationKey } from "./payments/authorization-key.js";
 export type { ChainReader } from "./payments/chain-outcome.js";

@@ -42,16 +42,46 @@ describe("the endpoint page", () => {
     expect(res.headers.get("cache-control")).toMatch(/^public, max-age=60/);
     const svg = /<svg class="uptime-bar"[^>]*>[\s\S]*?<\/svg>/.exec(text)![0];
     expect(svg).toMatch(
-      /role="img" aria-label="Uptime by hour over the last 168 hours, oldest first: 162 hours all healthy, 1 with some failures, 5 with every probe failed, 0 without probes"/,
+      /role="group" aria-label="Uptime by hour over the last 168 hours, oldest first: 162 hours all healthy, 1 with some failures, 5 with every probe failed, 0 without probes"/,
     );
     const bars = [...svg.matchAll(/<rect class="h-(\w+)"[^>]*data-hour="([^"]+)" data-probes="(\d+)" data-healthy="(\d+)"><title>([^<]+)<\/title>/g)];
     expect(bars).toHaveLength(168);
     expect(bars.filter((b) => b[1] === "down").map((b) => b[2])).toEqual(FAILING_HOURS.map(hourIso).reverse());
     expect(bars.filter((b) => b[1] === "partial").map((b) => [b[2], b[3], b[4]])).toEqual([[hourIso(PARTIAL_HOUR), "3", "2"]]);
     expect(bars[0]![2]).toBe(hourIso(167));
-    expect(bars[167]![5]).toBe(`${hourIso(0).slice(0, 10)} 12:00 UTC: 3 of 3 probes healthy (100%), all healthy`);
+    const newest = `${hourIso(0).slice(0, 10)} 12:00 UTC: 3 of 3 probes healthy (100%), all healthy; latency p50 ${latencyOf(1)} ms, p90 ${latencyOf(2)} ms`;
+    expect(bars[167]![5]).toBe(newest);
     const healthy = seed.probes.filter((p) => p.healthy).length;
     expect(text).toContain(`<strong id="uptime-7d">${Math.round((1000 * healthy) / seed.probes.length) / 10}%</strong>`);
+  });
+
+  it("makes each hour's bar a named image the keyboard reaches (one tab stop, the newest hour) and shows its details below", async () => {
+    const { text } = await page(`/endpoints/${seed.id}`);
+    const svg = /<svg class="uptime-bar"[^>]*>[\s\S]*?<\/svg>/.exec(text)![0];
+    const bars = [
+      ...svg.matchAll(/<rect class="h-\w+"[^>]* role="img" aria-label="([^"]+)" tabindex="(-1|0)" data-hour="[^"]+"[^>]*><title>([^<]+)<\/title>/g),
+    ];
+    expect(bars).toHaveLength(168);
+    expect(bars.map((b) => b[2]).filter((t) => t === "0")).toHaveLength(1);
+    expect(bars[167]![2]).toBe("0");
+    for (const b of bars) expect(b[1]).toBe(b[3]);
+    expect(bars.filter((b) => b[1]!.includes("some failed")).map((b) => b[1]!.split(";")[0])).toEqual([
+      `${hourIso(PARTIAL_HOUR).slice(0, 10)} ${hourIso(PARTIAL_HOUR).slice(11, 16)} UTC: 2 of 3 probes healthy (66.7%), some failed`,
+    ]);
+    // Without the script, the newest hour's details are already there; the script follows focus and taps.
+    expect(text).toContain(`<p class="bar-detail" id="uptime-detail" aria-live="polite">${bars[167]![1]}</p><script>`);
+  });
+
+  it("says its times in relative words, each a focusable <time> holding the exact moment", async () => {
+    const { text } = await page(`/endpoints/${seed.id}`);
+    const certIssued = new Date(ctx.clock.now().getTime() - 2 * 86_400_000);
+    expect(text).toContain(
+      `issued <time class="rel" datetime="${certIssued.toISOString()}" title="${certIssued.toISOString().slice(0, 19).replace("T", " ")} UTC" tabindex="0">2 d ago<span class="exact">`,
+    );
+    expect(text).toMatch(/valid until <time class="rel" datetime="[^"]+" title="[^"]+" tabindex="0">in 28 d</);
+    expect(text).toMatch(/<th scope="row">listed since<\/th><td><time class="rel" datetime="[^"]+"[^>]*>\d+ (s|min|h|d) ago</);
+    expect(text).toMatch(/Observed <time class="rel"[^>]*>just now</);
+    expect(text).not.toMatch(/>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/); // no raw ISO time as text
   });
 
   it("plots p50 and p90 by hour at the seeded latencies", async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { PAGE_CACHE } from "../../src/http/explorer/cache.js";
+import { LANDING_BOUND_S, PAGE_CACHE } from "../../src/http/explorer/cache.js";
+import { OVERVIEW_AGE } from "../../src/services/overview/service.js";
 import { HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
@@ -10,7 +11,7 @@ let ctx: TestContext;
 let app: App;
 const DECOY = "https://alpha.example/api/signal";
 const from = (ip: string) => ({ headers: { "x-forwarded-for": ip } });
-const text = (html: string, id: string) => new RegExp(`id="${id}"[^>]*>(?:<a[^>]*>)?([^<]*)`).exec(html)?.[1];
+const text = (html: string, id: string) => new RegExp(`id="${id}"[^>]*>(?:<(?:a|time)[^>]*>)?([^<]*)`).exec(html)?.[1];
 
 beforeAll(async () => {
   ctx = await createTestContext({ TRUST_PROXY: "true" });
@@ -45,6 +46,11 @@ describe("the landing page", () => {
     expect([text(page, "watched"), text(page, "flagged"), text(page, "probes")]).toEqual(["3", "2", "18"]);
     expect(text(page, "poll-age")).toBe("3 min ago");
     expect(text(page, "verdict-age")).toBe("30 s ago");
+    // Relative words, the exact moment in the markup (shown on focus).
+    const verdictAt = new Date(ctx.clock.now().getTime() - 30_000).toISOString();
+    expect(page).toContain(
+      `<dd id="verdict-age"><time class="rel" datetime="${verdictAt}" title="${verdictAt.slice(0, 19).replace("T", " ")} UTC" tabindex="0">30 s ago`,
+    );
     expect(page).toMatch(/<a href="\/endpoints\?warning=decoy_price_extreme">Decoy price<\/a> <code>decoy_price_extreme<\/code>: 1</);
     expect(page).toMatch(/<code>dead<\/code>: 1</);
     expect(page).toContain('<form class="check" id="check" method="get" action="/check">');
@@ -56,6 +62,22 @@ describe("the landing page", () => {
     ctx.clock.advance(15_000);
     expect(text(await (await app.request("/")).text(), "watched")).toBe("3"); // this view starts the refresh
     await vi.waitFor(async () => expect(text(await (await app.request("/")).text(), "watched")).toBe("4"));
+  });
+
+  it("never serves figures older than the bound it states: a view after a long quiet reads them anew first (issue 35 item 7)", async () => {
+    const bound = `they are never shown more than ${LANDING_BOUND_S} s old`;
+    expect(await (await app.request("/")).text()).toContain(bound);
+    // The bound holds through a shared cache too: the overview's own limit plus what Cache-Control lets a cache keep.
+    const [, maxAge, swr] = /max-age=(\d+), stale-while-revalidate=(\d+)/.exec(PAGE_CACHE.landing)!.map(Number);
+    expect(OVERVIEW_AGE.maxAgeMs / 1000 + maxAge! + swr!).toBeLessThanOrEqual(LANDING_BOUND_S);
+    await seedListing(ctx, { url: "https://later.example/api" });
+    ctx.clock.advance(21 * MINUTE); // the issue's "newest verdict 21 min ago": no view in between
+    const page = await (await app.request("/")).text();
+    expect(text(page, "watched")).toBe("5"); // this very view, not the next one
+    expect(page).toMatch(/id="figures-age">Figures read <time class="rel"[^>]*>just now</);
+    ctx.clock.advance(OVERVIEW_AGE.maxAgeMs - 1);
+    await seedListing(ctx, { url: "https://later.example/api2" });
+    expect(text(await (await app.request("/")).text(), "watched")).toBe("5"); // still within the bound: the last figures
   });
 });
 

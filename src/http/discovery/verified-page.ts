@@ -10,7 +10,7 @@ const when = (d: Date | null) => (d ? d.toISOString() : "never");
 const block = (text: string) => html`<pre class="token"><code>${text}</code></pre>`;
 const yes = (met: boolean) => (met ? html`<strong class="met">met</strong>` : html`<strong class="unmet">not met</strong>`);
 // Classes, not style attributes: the page policy allows styles only by hash (pages/csp.ts).
-const STYLE = ".token{white-space:pre-wrap;word-break:break-all}.met{color:#2e8540}.unmet{color:#b3261e}";
+const STYLE = ".token{white-space:pre-wrap;word-break:break-all}.met{color:var(--ok)}.unmet{color:var(--bad)}";
 
 /** The public page of a certificate: its live state and the evidence behind every criterion. */
 export function verifiedPage(v: CertificateView): Html {

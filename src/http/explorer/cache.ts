@@ -4,8 +4,8 @@
  * stale while one revalidates; badges are embedded elsewhere and fetched far more often.
  */
 export const PAGE_CACHE = {
-  /** `/`: live figures; short, so the probe count and ages stay close to the truth. */
-  landing: "public, max-age=15, stale-while-revalidate=30",
+  /** `/`: live figures; with the overview's own bound, never shown older than LANDING_BOUND_S. */
+  landing: "public, max-age=15, stale-while-revalidate=15",
   /** `/endpoints` (every search, filter, sort and page), provider and service pages. */
   list: "public, max-age=60, stale-while-revalidate=120",
   /** `/endpoints/{id}`: the verdict and hourly aggregates of one endpoint. */
@@ -17,6 +17,12 @@ export const PAGE_CACHE = {
   /** A refusal or a missing page: not worth keeping, and a 404 may exist a minute later. */
   error: "no-store",
 } as const;
+
+/**
+ * The landing page states this bound on its figures' age: the overview serves them at most 30 s
+ * old (OVERVIEW_AGE) and a cache keeps the page at most max-age + stale-while-revalidate = 30 s more.
+ */
+export const LANDING_BOUND_S = 60;
 
 export type PageKind = keyof typeof PAGE_CACHE;
 

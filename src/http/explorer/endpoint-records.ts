@@ -1,8 +1,8 @@
 import { html } from "hono/html";
 import type { EndpointHistory } from "../../services/index.js";
 import type { Html } from "../pages/layout.js";
+import { timeAt } from "../pages/time-words.js";
 
-const day = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
 const short = (a: string | null) => (a === null ? "none" : a.length > 14 ? `${a.slice(0, 8)}…${a.slice(-4)}` : a);
 
 // A source's claim the endpoint's own challenge contradicts is shown as that source's, not the endpoint's (decision 0032).
@@ -17,7 +17,7 @@ const malformedNote = (q: EndpointHistory["quotes"][number]) =>
 export function quotesSection(h: EndpointHistory): Html {
   const rows = h.quotes.map(
     (q) =>
-      html`<tr${q.disputed ? html` class="claim"` : ""}><td>${q.source}${q.profile ? html` <span class="muted">(${q.profile})</span>` : ""}${claimNote(q)}${malformedNote(q)}</td><td class="num">${q.priceUsdc === null ? html`${q.amount} <span class="muted">atomic</span>` : `${q.priceUsdc} USDC`}</td><td><code title="${q.payTo ?? ""}">${short(q.payTo)}</code></td><td><code title="${q.asset ?? ""}">${short(q.asset)}</code> on ${q.network}</td><td>${day(q.firstSeenAt)}</td><td>${day(q.lastSeenAt)}</td><td class="num">${q.seen}</td></tr>`,
+      html`<tr${q.disputed ? html` class="claim"` : ""}><td>${q.source}${q.profile ? html` <span class="muted">(${q.profile})</span>` : ""}${claimNote(q)}${malformedNote(q)}</td><td class="num">${q.priceUsdc === null ? html`${q.amount} <span class="muted">atomic</span>` : `${q.priceUsdc} USDC`}</td><td><code title="${q.payTo ?? ""}">${short(q.payTo)}</code></td><td><code title="${q.asset ?? ""}">${short(q.asset)}</code> on ${q.network}</td><td>${timeAt(q.firstSeenAt, h.observedAt)}</td><td>${timeAt(q.lastSeenAt, h.observedAt)}</td><td class="num">${q.seen}</td></tr>`,
   );
   return html`<section id="quotes"><h2>Price and quote history</h2>
 ${h.quotes.length === 0 ? html`<p class="muted">No quote recorded yet.</p>` : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">seen by</th><th scope="col" class="num">price</th><th scope="col">payTo</th><th scope="col">asset</th><th scope="col">first seen</th><th scope="col">last seen</th><th scope="col" class="num">times</th></tr></thead><tbody>${rows}</tbody></table></div>`}</section>`;
@@ -37,7 +37,7 @@ ${h.flags.length === 0 ? html`<p>Never flagged for delisting in the last year.</
 export function certificatesSection(h: EndpointHistory): Html {
   const items = h.certificates.map(
     (c) =>
-      html`<li><a href="/verified/${encodeURIComponent(c.certId)}">${c.name}</a>: <strong>${c.state}</strong>, issued ${day(c.issuedAt)}, valid until ${day(c.validUntil)}</li>`,
+      html`<li><a href="/verified/${encodeURIComponent(c.certId)}">${c.name}</a>: <strong>${c.state}</strong>, issued ${timeAt(c.issuedAt, h.observedAt)}, valid until ${timeAt(c.validUntil, h.observedAt)}</li>`,
   );
   return html`<section id="certificates"><h2>Certificates</h2>
 ${items.length ? html`<ul>${items}</ul>` : html`<p class="muted">No certificate covers this endpoint. Its provider can <a href="/api/v1/verified">request one</a>.</p>`}</section>`;

@@ -6,23 +6,16 @@ import type { Services } from "../../services/index.js";
 import { checkForm, CHECK_STYLE } from "./check-form.js";
 import { glossaryOf } from "./check-verdict.js";
 import type { Html } from "./layout.js";
+import { timeAt } from "./time-words.js";
+import { LANDING_BOUND_S } from "../explorer/cache.js";
 
 export type Figures = Awaited<ReturnType<Services["overview"]["figures"]>>;
 
 export const LANDING_STYLE = `${CHECK_STYLE}
 .glance{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.6rem;margin:.6rem 0;padding:0}
-.glance div{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .7rem}.glance dt{color:#57606a;font-size:.9rem}.glance dd{margin:0;font-size:1.5rem;font-weight:600}
+.glance div{border:1px solid var(--line);border-radius:6px;padding:.5rem .7rem}.glance dt{color:var(--muted);font-size:.9rem}.glance dd{margin:0;font-size:1.5rem;font-weight:600}
 .reasons{columns:16rem;padding-left:1.2rem}.routes td:nth-child(-n+2) a,.routes td:nth-child(2){white-space:nowrap;overflow-wrap:normal}
 `;
-
-/** "12 s ago", "4 min ago", "3 h ago", "2 d ago"; "never" without a moment. */
-export function ageOf(at: Date | null, now: Date): string {
-  if (!at) return "never";
-  const s = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
-  if (s < 120) return `${s} s ago`;
-  if (s < 7200) return `${Math.floor(s / 60)} min ago`;
-  return s < 172_800 ? `${Math.floor(s / 3600)} h ago` : `${Math.floor(s / 86_400)} d ago`;
-}
 
 const priceOf = (def: AnyRouteDef) => (def.price === null ? "free" : `${def.price} USDC`);
 /** The summary's first sentence: the table keeps one line per route, the reference page has the rest. */
@@ -39,9 +32,10 @@ whether the endpoint is a decoy, a zombie, an app shell or a reseller. The evide
 <div><dt>Endpoints watched</dt><dd id="watched"><a href="/endpoints">${f.watched}</a></dd></div>
 <div><dt>Flagged (preflight not ok)</dt><dd id="flagged">${f.flagged}</dd></div>
 <div><dt>Probes in the last hour</dt><dd id="probes">${f.probesLastHour}</dd></div>
-<div><dt>Newest verdict</dt><dd id="verdict-age">${ageOf(f.newestVerdictAt, now)}</dd></div>
-<div><dt>Newest catalog poll</dt><dd id="poll-age">${ageOf(f.newestPollAt, now)}</dd></div>
+<div><dt>Newest verdict</dt><dd id="verdict-age">${timeAt(f.newestVerdictAt, now)}</dd></div>
+<div><dt>Newest catalog poll</dt><dd id="poll-age">${timeAt(f.newestPollAt, now)}</dd></div>
 </dl>
+<p class="muted" id="figures-age">Figures read ${timeAt(f.at, now)}; they are never shown more than ${LANDING_BOUND_S} s old.</p>
 <h3>Flagged by reason</h3>
 ${
   f.byCode.length === 0

@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock.js";
 import { CatalogIndex } from "./catalog-index.js";
 import { predicateOf, type Scope } from "./filters.js";
 import { loadRows } from "./load-rows.js";
+import { providerTimeline, type ProviderTimeline } from "./provider-incidents.js";
 import { sparklineCache } from "./sparklines.js";
 import { EXPLORER, type ListPage, type ListQuery, type Totals } from "./types.js";
 
@@ -11,6 +12,9 @@ export interface ProviderPage {
   provider: { id: string; name: string | null; network: string; payTo: string };
   totals: Totals;
   list: ListPage;
+  /** Its endpoints' delist flag changes over the last 7 days (issue 35 item 9). */
+  timeline: ProviderTimeline;
+  observedAt: Date;
 }
 
 export interface ServicePage {
@@ -49,7 +53,7 @@ export function createExplorerService(handle: Pick<DbHandle, "db" | "generation"
   return {
     list: async (q: ListQuery): Promise<ListPage> => page(await current(), q, null),
 
-    /** A provider's endpoints (the query narrows them further) and totals; null for an unknown provider. */
+    /** A provider's endpoints (the query narrows them further), totals and incident timeline; null for an unknown provider. */
     async provider(id: string, q: ListQuery): Promise<ProviderPage | null> {
       const [gen, p] = await Promise.all([
         current(),
@@ -57,10 +61,14 @@ export function createExplorerService(handle: Pick<DbHandle, "db" | "generation"
       ]);
       if (!p) return null;
       const scope = { providerId: id };
+      const now = clock.now();
+      const [list, timeline] = await Promise.all([page(gen, q, scope), providerTimeline(db, id, now)]);
       return {
         provider: { id: p.provider_id, name: p.name, network: p.network, payTo: p.pay_to },
         totals: gen.index.totals(predicateOf(gen.index, {}, scope)),
-        list: await page(gen, q, scope),
+        list,
+        timeline,
+        observedAt: now,
       };
     },
 

@@ -4,15 +4,18 @@ import { readOverview, type OverviewFigures } from "./figures.js";
 
 export type { OverviewFigures } from "./figures.js";
 
-/** As long as the landing page's own Cache-Control (src/http/explorer/cache.ts) lets a browser keep it. */
-export const OVERVIEW_MAX_AGE_MS = 15_000;
+/**
+ * How old the landing page's figures may be (issue 35 item 7, decision 0040). Past `freshMs`
+ * a view is answered from the last figures while one refresh runs; past `maxAgeMs` a view waits
+ * for new ones, so no answer carries figures older than that, however long since the last view.
+ */
+export const OVERVIEW_AGE = { freshMs: 15_000, maxAgeMs: 30_000 } as const;
 
 /**
  * The landing page's live figures. Counting every stored verdict's warnings takes tens of
- * milliseconds at 100,000 listings, so one read serves every view for `maxAgeMs`; past it the
- * last figures are served while one refresh runs, and only the very first view waits.
+ * milliseconds at 100,000 listings, so one read serves every view while fresh.
  */
-export function createOverviewService(handle: Pick<DbHandle, "db">, clock: Clock, { maxAgeMs = OVERVIEW_MAX_AGE_MS } = {}) {
+export function createOverviewService(handle: Pick<DbHandle, "db">, clock: Clock, { freshMs, maxAgeMs } = OVERVIEW_AGE) {
   let last: OverviewFigures | undefined;
   let pending: Promise<OverviewFigures> | undefined;
 
@@ -23,9 +26,11 @@ export function createOverviewService(handle: Pick<DbHandle, "db">, clock: Clock
 
   return {
     async figures(): Promise<OverviewFigures> {
-      if (!last) return refresh();
-      // A failed refresh keeps the last figures; the next view past maxAgeMs tries again.
-      if (clock.now().getTime() - last.at.getTime() >= maxAgeMs) refresh().catch(() => undefined);
+      const age = last ? clock.now().getTime() - last.at.getTime() : Infinity;
+      // Too old to show: wait (a failed read fails this view rather than show old figures).
+      if (!last || age >= maxAgeMs) return refresh();
+      // A failed background refresh keeps the last figures; the next view tries again.
+      if (age >= freshMs) refresh().catch(() => undefined);
       return last;
     },
   };
