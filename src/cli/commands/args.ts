@@ -1,20 +1,12 @@
-/** The command line of `npm run lookout -- ...`, parsed; a usage error carries its message. */
-export type Command =
-  { kind: "help" } | { kind: "probes-import"; file: string; skipBad: boolean } | { kind: "probes-export"; out: string | undefined; since: Date | undefined };
+/** The command line of `npm run lookout -- probes ...`, parsed; a usage error carries its message. */
+export type Command = { kind: "probes-import"; file: string; skipBad: boolean } | { kind: "probes-export"; out: string | undefined; since: Date | undefined };
 
-export const USAGE = `usage: npm run lookout -- <command>
-
-  probes import <file.ndjson> [--skip-bad]
+export const PROBES_USAGE = `  probes import <file.ndjson> [--skip-bad]
       Import probe history from another monitor: one JSON object a line with
       url, method (default POST), at (ISO 8601), status or network_error, latency_ms, price_usdc.
       Every line is checked; any bad line aborts the import unless --skip-bad.
   probes export [--out <file>] [--since <ISO date-time>]
-      Write the retained raw probes in the same format (to stdout without --out).
-  keys list | keys rotate | keys revoke <kid>
-      The verdict and certificate signing keys (docs/verdicts.md, "Keys").
-
-The database comes from the service's configuration (DATABASE_URL, else PGlite in DATA_DIR).
-On PGlite, stop the service first: the embedded database takes one process at a time.`;
+      Write the retained raw probes in the same format (to stdout without --out).`;
 
 export class UsageError extends Error {}
 
@@ -25,9 +17,7 @@ function takeValue(args: string[], i: number, flag: string): string {
 }
 
 export function parseArgs(argv: readonly string[]): Command {
-  const [group, action, ...rest] = argv;
-  if (group === undefined || group === "help" || group === "--help" || group === "-h") return { kind: "help" };
-  if (group !== "probes") throw new UsageError(`unknown command '${group}'`);
+  const [, action, ...rest] = argv;
   if (action === "import") {
     const skipBad = rest.includes("--skip-bad");
     const files = rest.filter((a) => a !== "--skip-bad");
