@@ -55,6 +55,8 @@ export default tseslint.config(
   // pack-and-install test proves the same from the tarballs.
   ...["contracts", "client", "mcp"].map((name) => ({
     files: [`packages/${name}/src/**/*.ts`],
+    // Tests beside the code are not packed (tsconfig.build.json leaves them out).
+    ignores: [`packages/${name}/src/**/*.test.ts`],
     plugins: { "import-x": importX },
     settings: {
       "import-x/resolver-next": [

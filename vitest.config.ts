@@ -9,6 +9,9 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as cons
  * (TEST_DATABASE_URL set) leaves them out: the PGlite pass already ran them.
  */
 const databaseFree = [
+  // Tests beside the code are of pure cores.
+  "src/**/*.test.ts",
+  "packages/*/src/**/*.test.ts",
   "test/chain/**",
   "test/demo/**",
   "test/lib/**",
@@ -50,7 +53,15 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@x402-lookout/source", ...defaultServerConditions] } },
   test: {
     projects: [
-      { extends: true, test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...postgresSkips] } },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: "suite",
+          include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+          exclude: ["test/process/**", ...postgresSkips],
+        },
+      },
       {
         extends: true,
         test: { ...shared, name: "process", include: ["test/process/**/*.test.ts"], exclude: postgresSkips, fileParallelism: false },

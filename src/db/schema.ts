@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, GeneratedAlways } from "kysely";
 
 /**
  * The typed schema: one interface per table of src/db/migrations, column for column.
@@ -133,6 +133,10 @@ export interface ListingsTable {
   id: Generated<number>;
   url: string;
   url_normalized: string;
+  /** Origin and path without query or trailing slash: what a request URL is matched by (migration 0024). */
+  match_key: GeneratedAlways<string>;
+  /** The address is a Bazaar route template ("/weather/:city"). */
+  route_template: GeneratedAlways<boolean>;
   method: Generated<string>;
   service_id: string;
   provider_id: string | null;

@@ -5,7 +5,6 @@ import type { ChannelListener, Notifications } from "../../src/db/notifications.
 import { createReportRowCache } from "../../src/db/read-models/report-row-cache.js";
 import { normalizeUrl } from "../../src/lib/url-normalize.js";
 import { HOUR, MINUTE } from "../../src/services/signals/constants.js";
-import type { ReportRow } from "../../src/services/signals/listing-row.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { admin, testDatabaseUrl } from "../helpers/db.js";
@@ -23,7 +22,7 @@ function harness(maxRows = 10) {
   };
   const reads: string[] = [];
   let hold: Promise<void> | undefined;
-  const row = (url: string) => ({ id: Number(url.slice(1)), url_normalized: url }) as unknown as ReportRow;
+  const row = (key: string) => ({ key, ids: [Number(key.slice(1))] });
   /** The active catalog: u1 .. u25, in URL order by number. */
   const catalog = Array.from({ length: 25 }, (_, i) => row(`u${i + 1}`));
   const cache = createReportRowCache({
@@ -36,7 +35,7 @@ function harness(maxRows = 10) {
     },
     scan: async (after, limit) => {
       reads.push(`scan after ${after}`);
-      const from = after === undefined ? 0 : catalog.findIndex((r) => r.url_normalized === after) + 1;
+      const from = after === undefined ? 0 : catalog.findIndex((r) => r.key === after) + 1;
       return catalog.slice(from, from + limit);
     },
   });
@@ -47,7 +46,7 @@ describe("report-row cache", () => {
   it("keeps a row once read and drops it when the feed names its listing", async () => {
     const h = harness();
     await h.cache.ready;
-    expect((await h.cache.get("u1"))!.id).toBe(1);
+    expect((await h.cache.get("u1"))!.ids).toEqual([1]);
     await h.cache.get("u1");
     expect(h.reads).toEqual(["u1"]);
     h.feed().message("7,1,9");
@@ -63,8 +62,8 @@ describe("report-row cache", () => {
     const other = h.cache.get("u5");
     h.feed().message("2,99"); // the read of u2 may predate the change this announces; u5's is not named
     release();
-    expect((await named)!.id).toBe(2);
-    expect((await other)!.id).toBe(5);
+    expect((await named)!.ids).toEqual([2]);
+    expect((await other)!.ids).toEqual([5]);
     h.holdReads(undefined);
     await h.cache.get("u2");
     await h.cache.get("u5");
@@ -114,7 +113,7 @@ describe("report-row cache", () => {
     const cache = createReportRowCache({
       notifications: { listen: async () => ((listened = true), () => undefined), close: async () => undefined },
       maxRows: 0,
-      lookup: async () => ({ id: 1 }) as unknown as ReportRow,
+      lookup: async () => ({ key: "u", ids: [1] }),
       scan: async () => [],
     });
     await cache.get("u");

@@ -1,15 +1,15 @@
 import { REPORT_ROWS_CHANNEL } from "../client.js";
 import type { Notifications } from "../notifications.js";
 
-/** A listing's row as the reports read it: its id (what the change feed names) and its normalized URL. */
+/** The rows of one match key as the reports read them: the key and the listing ids (what the change feed names). */
 export interface CachedRow {
-  id: string | number;
-  url_normalized: string;
+  key: string;
+  ids: ReadonlyArray<string | number>;
 }
 
 export interface ReportRowCache<R extends CachedRow = CachedRow> {
-  /** The row `lookup` gives for a normalized URL, from memory when it holds it. */
-  get(urlNormalized: string): Promise<R | undefined>;
+  /** The rows `lookup` gives for a match key, from memory when it holds them. */
+  get(key: string): Promise<R | undefined>;
   /** Subscribes to the change feed if not yet done; resolves once it is heard (rows are kept from then on), or rejects if it could not be. */
   readonly ready: Promise<void>;
   /** Reads the active catalog's rows, a page a statement, until all are kept or the cache is full. */
@@ -38,14 +38,14 @@ export const WARM_PAGE = 2_000;
  * At most `maxRows` rows are kept (the oldest go first); 0 turns the cache off.
  */
 export function createReportRowCache<R extends CachedRow>(o: {
-  lookup: (urlNormalized: string) => Promise<R | undefined>;
-  /** The active catalog's rows, one per normalized URL (the one `lookup` gives), in URL order after `after`. */
+  lookup: (key: string) => Promise<R | undefined>;
+  /** The active catalog's keys with their rows (what `lookup` gives), in key order after `after`. */
   scan: (after: string | undefined, limit: number) => Promise<R[]>;
   notifications: Notifications;
   maxRows: number;
 }): ReportRowCache<R> {
   const rows = new Map<string, R>(); // insertion order: the oldest first
-  const urlById = new Map<string, string>();
+  const keyById = new Map<string, string>();
   let live = false;
   /** Counts notifications; a read remembers the count it started at. */
   let epoch = 0;
@@ -55,16 +55,16 @@ export function createReportRowCache<R extends CachedRow>(o: {
   const namedAt = new Map<string, number>();
   let reading = 0;
 
-  const drop = (url: string) => {
-    const row = rows.get(url);
+  const drop = (key: string) => {
+    const row = rows.get(key);
     if (!row) return;
-    rows.delete(url);
-    urlById.delete(String(row.id));
+    rows.delete(key);
+    for (const id of row.ids) keyById.delete(String(id));
   };
   const forgetAll = () => {
     floor = ++epoch;
     rows.clear();
-    urlById.clear();
+    keyById.clear();
     namedAt.clear();
   };
   /** Reads of `fn` started at `start`; their rows may be kept if `mayKeep` says so. */
@@ -72,16 +72,16 @@ export function createReportRowCache<R extends CachedRow>(o: {
     const start = epoch;
     reading++;
     try {
-      return await fn((row) => live && start >= floor && (namedAt.get(String(row.id)) ?? start) <= start);
+      return await fn((row) => live && start >= floor && row.ids.every((id) => (namedAt.get(String(id)) ?? start) <= start));
     } finally {
       if (--reading === 0) namedAt.clear();
     }
   };
-  const keep = (url: string, row: R) => {
-    drop(url);
+  const keep = (key: string, row: R) => {
+    drop(key);
     if (rows.size >= o.maxRows) drop(rows.keys().next().value!);
-    rows.set(url, row);
-    urlById.set(String(row.id), url);
+    rows.set(key, row);
+    for (const id of row.ids) keyById.set(String(id), key);
   };
 
   const listener = {
@@ -89,8 +89,8 @@ export function createReportRowCache<R extends CachedRow>(o: {
       if (payload === "*") return forgetAll();
       epoch++;
       for (const id of payload.split(",")) {
-        const url = urlById.get(id);
-        if (url !== undefined) drop(url);
+        const key = keyById.get(id);
+        if (key !== undefined) drop(key);
         if (reading > 0) namedAt.set(id, epoch);
       }
       if (namedAt.size > NAMED_MAX) {
@@ -119,13 +119,13 @@ export function createReportRowCache<R extends CachedRow>(o: {
   };
 
   return {
-    async get(url) {
-      const hit = rows.get(url);
+    async get(key) {
+      const hit = rows.get(key);
       if (hit) return hit;
       void subscribe();
       return reads(async (mayKeep) => {
-        const row = await o.lookup(url);
-        if (row && mayKeep(row)) keep(url, row);
+        const row = await o.lookup(key);
+        if (row && mayKeep(row)) keep(key, row);
         return row;
       });
     },
@@ -137,12 +137,12 @@ export function createReportRowCache<R extends CachedRow>(o: {
           const page = await o.scan(after, WARM_PAGE);
           for (const row of page) {
             if (rows.size >= o.maxRows) break;
-            if (!rows.has(row.url_normalized) && mayKeep(row)) keep(row.url_normalized, row);
+            if (!rows.has(row.key) && mayKeep(row)) keep(row.key, row);
           }
           return page;
         });
         if (page.length < WARM_PAGE) return;
-        after = page[page.length - 1]!.url_normalized;
+        after = page[page.length - 1]!.key;
       }
     },
     get ready() {

@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import { MATCH_REASONS } from "@x402-lookout/contracts/codes";
 import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
-import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
-import { normalizeUrl } from "../../lib/url-normalize.js";
+import { matchRows, templatesByHost } from "../../db/read-models/match-rows.js";
+import { createRowsByKey } from "../../db/read-models/rows-by-key.js";
 import { domainOf } from "../catalog/index.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { NotFound } from "../errors.js";
@@ -37,32 +37,34 @@ export function createAlternativesService(handle: Pick<DbHandle, "db" | "prepare
 
 export type AlternativesService = ReturnType<typeof createAlternativesService>;
 
-/** The targets of one event-loop turn's calls, by normalized URL, in one statement. */
-const createTargetLookup = (handle: Pick<DbHandle, "db" | "prepared">) =>
-  createRowsByUrl(
-    handle,
-    "alternatives-targets",
-    listingsWithNames(handle.db).select([
-      "l.id",
-      "l.url",
-      "l.url_normalized",
-      "l.service_id",
-      "sv.name as service",
-      "l.provider_id",
-      providerName().as("provider"),
-      "l.domain",
-      "l.category",
-      sql<string | null>`l.price_usdc::text`.as("price_usdc"),
-      "l.currency",
-    ]),
-  );
+/** A call's target by the one URL matcher: the rows of one event-loop turn's keys in one statement. */
+function createTargetLookup(handle: Pick<DbHandle, "db" | "prepared">) {
+  const query = listingsWithNames(handle.db).select([
+    "l.id",
+    "l.url",
+    "l.match_key",
+    "l.method",
+    "l.is_active",
+    "l.service_id",
+    "sv.name as service",
+    "l.provider_id",
+    providerName().as("provider"),
+    "l.domain",
+    "l.category",
+    sql<string | null>`l.price_usdc::text`.as("price_usdc"),
+    "l.currency",
+  ]);
+  const byKey = createRowsByKey(handle, "alternatives-targets", query);
+  const templates = templatesByHost(query);
+  return async (url: string) => (await matchRows([url], byKey, templates)).get(url);
+}
 
 type TargetLookup = ReturnType<typeof createTargetLookup>;
 
 /** A call reads one listing, the target's (one statement per event-loop turn for all calls); the candidates and their fields come from the generation's pool. */
 async function alternatives(lookup: TargetLookup, current: () => Promise<Candidates>, q: AlternativesQuery) {
   const taskClass = q.taskClass?.trim().toLowerCase() ?? null;
-  const [target, { pool, items }] = await Promise.all([q.url ? lookup(normalizeUrl(q.url)) : undefined, current()]);
+  const [target, { pool, items }] = await Promise.all([q.url ? lookup(q.url) : undefined, current()]);
 
   const strategy: MatchStrategy = !q.url ? "task_class_only" : target ? "url_target" : "url_target_unknown_fallback";
   const keys: MatchKeys = target

@@ -35,12 +35,12 @@ export function createReportsService(
      */
     find,
 
-    async preflight(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
+    async preflight(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target)])) {
       const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([targetOf(target)], rows));
       return seal.one(preflightReport(subject!, clock.now()), targetOf(target), subject!, "preflight");
     },
 
-    async batch(items: ReadonlyArray<string | ReportTarget>, rows: Promise<CatalogRows> = find(items.map((i) => targetOf(i).url))) {
+    async batch(items: ReadonlyArray<string | ReportTarget>, rows: Promise<CatalogRows> = find(items.map(targetOf))) {
       // Duplicates (after normalisation) collapse to their first occurrence, in input order.
       const seen = new Set<string>();
       const unique = items.map(targetOf).filter((t) => {
@@ -55,7 +55,7 @@ export function createReportsService(
       return seal.batch(envelope, found);
     },
 
-    async forensics(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target).url])) {
+    async forensics(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target)])) {
       const [subject, report] = await withDeadline("forensics", budgets.singleMs, async () => {
         const [subject] = await subjects([targetOf(target)], rows);
         return [subject!, await forensicsReport(db, subject!, clock.now())] as const;

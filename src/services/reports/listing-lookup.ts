@@ -1,46 +1,64 @@
 import type { Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
+import { matchRows, templatesByHost, type LookupTarget, type Matched } from "../../db/read-models/match-rows.js";
 import { createReportRowCache, type ReportRowCache } from "../../db/read-models/report-row-cache.js";
-import { createRowsByUrl } from "../../db/read-models/rows-by-url.js";
+import { createRowsByKey } from "../../db/read-models/rows-by-key.js";
 import type { Database } from "../../db/schema.js";
-import { normalizeUrl } from "../../lib/url-normalize.js";
 import { selectReportRows, type ReportRow } from "../signals/listing-row.js";
 
+export type { LookupTarget } from "../../db/read-models/match-rows.js";
+export type MatchedRow = Matched<ReportRow>;
+
 /** Catalogued listings by URL as the caller gave it; a URL missing from the map is not catalogued. */
-export type CatalogRows = ReadonlyMap<string, ReportRow>;
+export type CatalogRows = ReadonlyMap<string, MatchedRow>;
+
+/** The rows of one match key, as the report-row cache keeps them. */
+interface KeyRows {
+  key: string;
+  ids: number[];
+  rows: ReportRow[];
+}
 
 /**
  * The catalog rows of some URLs for the preflight routes and forensics: one read, nothing else
- * (no probe, no write). Each URL is normalized once, here; the rows come back under the URLs as
- * given.
+ * (no probe, no write). Each URL reaches its listing through the one URL matcher; the rows come
+ * back under the URLs as given.
  */
-export type FindListings = ((urls: readonly string[]) => Promise<CatalogRows>) & { cache: ReportRowCache<ReportRow> };
+export type FindListings = ((targets: ReadonlyArray<string | LookupTarget>) => Promise<CatalogRows>) & { cache: ReportRowCache<KeyRows> };
 
-/** Rows come from this process's report-row cache, else from one indexed statement per event-loop turn. */
+const keyRows = (key: string, rows: ReportRow[]): KeyRows | undefined => (rows.length ? { key, ids: rows.map((r) => Number(r.id)), rows } : undefined);
+
+/** A key's rows come from this process's report-row cache, else from one indexed statement per event-loop turn. */
 export function createFindListings(handle: Pick<DbHandle, "db" | "prepared" | "notifications">, cacheRows: number): FindListings {
   const { db } = handle;
-  const cache = createReportRowCache({
-    lookup: createRowsByUrl(handle, "listing-rows", selectReportRows(db)),
-    // The row the lookup picks for a URL: active, then the most recently seen.
-    scan: (after, limit) =>
-      selectReportRows(db)
-        .distinctOn("l.url_normalized")
-        .where("l.is_active", "=", true)
-        .$if(after !== undefined, (q) => q.where("l.url_normalized", ">", after!))
-        .orderBy("l.url_normalized")
+  const byKey = createRowsByKey(handle, "listing-rows", selectReportRows(db));
+  const cache = createReportRowCache<KeyRows>({
+    lookup: async (key) => keyRows(key, await byKey(key)),
+    // A page of the keys that have an active listing, each with all its rows.
+    scan: async (after, limit) => {
+      const keys = db
+        .selectFrom("listings")
+        .select("match_key")
+        .distinct()
+        .where("is_active", "=", true)
+        .$if(after !== undefined, (q) => q.where("match_key", ">", after!))
+        .orderBy("match_key")
+        .limit(limit);
+      const rows = await selectReportRows(db)
+        .where("l.match_key", "in", keys)
+        .orderBy("l.match_key")
+        .orderBy("l.is_active", "desc")
         .orderBy("l.last_seen_at", "desc")
-        .limit(limit)
-        .execute(),
+        .execute();
+      const grouped = new Map<string, ReportRow[]>();
+      for (const r of rows) grouped.set(r.match_key, [...(grouped.get(r.match_key) ?? []), r]);
+      return [...grouped].map(([key, group]) => keyRows(key, group)!);
+    },
     notifications: handle.notifications,
     maxRows: cacheRows,
   });
-  const find = async (urls: readonly string[]) => {
-    const given = [...new Set(urls)];
-    const rows = await Promise.all(given.map((url) => cache.get(normalizeUrl(url))));
-    const found = new Map<string, ReportRow>();
-    given.forEach((url, i) => rows[i] && found.set(url, rows[i]));
-    return found;
-  };
+  const templates = templatesByHost(selectReportRows(db));
+  const find = (targets: ReadonlyArray<string | LookupTarget>) => matchRows(targets, async (key) => (await cache.get(key))?.rows ?? [], templates);
   return Object.assign(find, { cache });
 }
 

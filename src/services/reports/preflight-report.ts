@@ -8,6 +8,7 @@ import type { HostFacts } from "./listing-lookup.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { firedOf, viewOf } from "../evidence/index.js";
 import type { QuoteCheck } from "../quotes/check.js";
+import type { MatchedBy } from "@x402-lookout/contracts/url-match";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
 export interface Subject {
@@ -28,9 +29,11 @@ export interface Subject {
   hostChecks?: HostFacts | null;
   /** The agent's quote checked against the listing and its history, when one was given. */
   quote?: QuoteCheck;
+  /** The listing the asked URL reached, and how; null when none did. */
+  matched: { url: string; method: string; by: MatchedBy } | null;
 }
 
-export function subjectOf(row: ReportRow, now: Date): Subject {
+export function subjectOf(row: ReportRow, now: Date, by: MatchedBy = "exact"): Subject {
   const context = storedContext(row);
   const input = signalInput(row, context);
   return {
@@ -45,6 +48,7 @@ export function subjectOf(row: ReportRow, now: Date): Subject {
     context,
     input,
     fired: firedOf(input, row, now),
+    matched: { url: row.url, method: row.method, by },
   };
 }
 
@@ -91,6 +95,7 @@ export function metadataOf(s: Subject, verdict: Verdict) {
     spa_fallback_detected: spa,
     spa_fallback_checked_at: h?.spa_fallback_checked_at?.toISOString() ?? null,
     effective_count_basis: hostTrap ? (h?.effective_count_basis ?? "canonical_homepage") : null,
+    matched: s.matched,
   };
 }
 

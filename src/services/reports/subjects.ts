@@ -2,9 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
 import type { SignalInput } from "../signals/engine.js";
-import type { ReportRow } from "../signals/listing-row.js";
 import { judge } from "../evidence/index.js";
-import { hostFactsOf, type CatalogRows, type HostFacts } from "./listing-lookup.js";
+import { hostFactsOf, type CatalogRows, type HostFacts, type MatchedRow } from "./listing-lookup.js";
 import { observedOf, type LiveObservation } from "./live-observation.js";
 import type { LiveProber } from "./live-probe.js";
 import { subjectOf, type Subject } from "./preflight-report.js";
@@ -16,7 +15,7 @@ import { withQuote, type ReportTarget } from "./report-target.js";
  * host answers for any path, so an unknown path on it carries the flag. `listed` is the URL's
  * inactive listing, if any: its service names the subject, its stale evidence is not used.
  */
-export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, now: Date, listed: ReportRow | null = null): Subject {
+export function unknownSubject(url: string, obs: LiveObservation | null, host: HostFacts | null, now: Date, listed: MatchedRow | null = null): Subject {
   const hostname = new URL(url).host;
   const input = liveInput(obs, host);
   return {
@@ -33,6 +32,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
     input,
     // Nothing stored judges an uncatalogued URL: its live probe is judged now, by the same pipeline rule.
     fired: judge(input, now).warnings,
+    matched: listed && { url: listed.url, method: listed.method, by: listed.matched_by },
   };
 }
 
@@ -89,7 +89,7 @@ export async function resolveSubjects(
   return Promise.all(
     targets.map(async (target) => {
       const row = rows.get(target.url);
-      if (row?.is_active) return withQuote(subjectOf(row, now), target);
+      if (row?.is_active) return withQuote(subjectOf(row, now, row.matched_by), target);
       const normalized = normalizeUrl(target.url);
       const observed = await live.observe(normalized, now);
       return withQuote(unknownSubject(normalized, observed, hosts.get(new URL(normalized).host) ?? null, now, row ?? null), target);

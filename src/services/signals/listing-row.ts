@@ -64,6 +64,7 @@ const reportColumns = [
   "l.id",
   "l.url",
   "l.url_normalized",
+  "l.match_key",
   "l.method",
   "l.service_id",
   "sv.name as service_name",
@@ -93,6 +94,7 @@ const reportColumns = [
   "s.last_probe_at",
   "s.last_status_code",
   "s.fail_streak",
+  "s.unchallenged_1h",
   "s.detail",
   // The stored verdict every product reads (signals/verdict.ts).
   "s.warnings",

@@ -18,7 +18,7 @@ export function createTrialService(handle: Pick<DbHandle, "db" | "prepared">, cl
       const { url } = target;
       const normalized = normalizeUrl(url);
       const call = { ip: clientIp, host: new URL(normalized).host, urlNormalized: normalized };
-      const rows = await reports.find([url]);
+      const rows = await reports.find([target]);
       // The cache holds one answer per URL; an answer bound to the agent's quote (or method) is
       // that agent's alone: counted first, then made, never served from the cache nor stored.
       if (target.paymentRequired || target.method) {

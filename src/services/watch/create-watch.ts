@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { LookupFunction } from "../../lib/ssrf-guard.js";
 import { normalizeUrl } from "../../lib/url-normalize.js";
+import { matchRows, templatesByHost } from "../../db/read-models/match-rows.js";
 import { InvalidInput, Unavailable } from "../errors.js";
 import type { WarningCode } from "../signals/constants.js";
 import { DEFAULT_SIGNALS, WATCH_ALERTS, WATCH_LIFETIME_MS } from "./constants.js";
@@ -79,19 +80,15 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       // not settle), so a watch left by that attempt was never shown to anyone: replace it.
       await trx.deleteFrom("watches").where("id", "=", input.paymentId).execute();
     }
-    const listing = await trx
-      .selectFrom("listings")
-      .select("id")
-      .where("url_normalized", "=", values.url_normalized)
-      .orderBy("is_active", "desc")
-      .orderBy("last_seen_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    return trx
-      .insertInto("watches")
-      .values({ ...values, listing_id: listing ? Number(listing.id) : null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const listing = await listingOf(trx, input.url);
+    return (
+      trx
+        .insertInto("watches")
+        // A matched listing's address is what the watch follows, however the URL was spelled.
+        .values({ ...values, url_normalized: listing?.url_normalized ?? values.url_normalized, listing_id: listing ? Number(listing.id) : null })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    );
   });
   return {
     watchId: row.id,
@@ -104,4 +101,11 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
     expiresAt,
     alertsRemaining: WATCH_ALERTS,
   };
+}
+
+/** The listing a watched URL reaches by the one URL matcher (docs/signals.md "How a URL is matched"). */
+async function listingOf(db: Kysely<Database>, url: string) {
+  const query = db.selectFrom("listings as l").select(["l.id", "l.url", "l.url_normalized", "l.method", "l.is_active", "l.match_key"]);
+  const byKey = async (key: string) => query.where("l.match_key", "=", key).orderBy("l.is_active", "desc").orderBy("l.last_seen_at", "desc").execute();
+  return (await matchRows([url], byKey, templatesByHost(query))).get(url);
 }

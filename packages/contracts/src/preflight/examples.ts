@@ -18,6 +18,7 @@ export const PREFLIGHT_EXAMPLE: SignedPreflightReport = {
     spa_fallback_detected: false,
     spa_fallback_checked_at: "2026-11-20T03:12:44.000Z",
     effective_count_basis: null,
+    matched: { url: "https://premium-signals.example/api/alpha", method: "GET", by: "exact" },
   },
   risk_score: 1,
   confidence: 1,

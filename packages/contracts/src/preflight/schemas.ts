@@ -40,6 +40,16 @@ export const MetadataSchema = z.object({
   spa_fallback_detected: z.boolean(),
   spa_fallback_checked_at: dateTime().nullable(),
   effective_count_basis: EffectiveCountBasis,
+  matched: z
+    .object({
+      url: z.string().describe("the listing's catalogued address"),
+      method: z.string(),
+      by: z.enum(["exact", "normalized", "route_template"]),
+    })
+    .nullable()
+    .describe(
+      "the listing the asked URL reached (docs/signals.md 'How a URL is matched'): its very address (scheme and host case and a default port aside), the same address with a trailing slash or a query it does not name, or a route template; null when no listing matched",
+    ),
 });
 
 export const EvidenceSchema = z.object({

@@ -6,6 +6,6 @@ import { FORENSICS_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 export const forensicsRoute = defineRoute({
   ...forensicsContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: FORENSICS_EXAMPLE },
-  prepare: ({ body }, services) => services.reports.find([body.url]),
+  prepare: ({ body }, services) => services.reports.find([reportTarget(body)]),
   handler: ({ body }, { services }, rows) => services.reports.forensics(reportTarget(body), rows),
 });

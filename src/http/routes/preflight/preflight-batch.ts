@@ -1,6 +1,6 @@
 import { preflightBatchContract } from "@x402-lookout/contracts/preflight/routes";
 import { defineRoute } from "../../registry.js";
-import { reportTarget, urlOf } from "./report-target.js";
+import { reportTarget } from "./report-target.js";
 import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 
 const { proxy_markup: _m, wildcard_402_detected: _w, ...batchEvidence } = PREFLIGHT_EXAMPLE.evidence;
@@ -25,6 +25,6 @@ export const preflightBatchRoute = defineRoute({
       effective_price_per_url: "0.025",
     },
   },
-  prepare: ({ body }, services) => services.reports.find(body.urls.map(urlOf)),
+  prepare: ({ body }, services) => services.reports.find(body.urls.map(reportTarget)),
   handler: ({ body }, { services }, rows) => services.reports.batch(body.urls.map(reportTarget), rows),
 });

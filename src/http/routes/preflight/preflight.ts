@@ -6,6 +6,6 @@ import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
 export const preflightRoute = defineRoute({
   ...preflightContract,
   examples: { request: { url: "https://premium-signals.example/api/alpha" }, response: PREFLIGHT_EXAMPLE },
-  prepare: ({ body }, services) => services.reports.find([body.url]),
+  prepare: ({ body }, services) => services.reports.find([reportTarget(body)]),
   handler: ({ body }, { services }, rows) => services.reports.preflight(reportTarget(body), rows),
 });

@@ -13,5 +13,3 @@ export function reportTarget(input: BatchItemInput): ReportTarget {
   const paymentRequired = input.paymentRequired === undefined ? undefined : (readPaymentRequired(input.paymentRequired) ?? undefined);
   return { url: input.url, ...(input.method ? { method: input.method.toUpperCase() } : {}), ...(paymentRequired ? { paymentRequired } : {}) };
 }
-
-export const urlOf = (input: BatchItemInput) => (typeof input === "string" ? input : input.url);
