@@ -18,8 +18,11 @@ const MAX_EXAMPLES = 5;
  * this process). Malformed items are counted, with a few examples for the log, never fatal.
  */
 export class ListingCollector {
-  /** `unattributable`: malformed items that do not even name a readable http(s) resource. */
-  readonly counts = { seen: 0, valid: 0, malformed: 0, unattributable: 0, inserted: 0, reactivated: 0, updated: 0 };
+  /**
+   * `unattributable`: malformed items that do not even name a readable http(s) resource;
+   * `garbagePages`: pages where such items are at least half of the page (decision 0038).
+   */
+  readonly counts = { seen: 0, valid: 0, malformed: 0, unattributable: 0, garbagePages: 0, inserted: 0, reactivated: 0, updated: 0 };
   readonly malformedExamples: string[] = [];
   /** Normalised URLs named by malformed items: their listings must not be taken for gone. */
   readonly malformedUrls = new Set<string>();
@@ -37,6 +40,7 @@ export class ListingCollector {
   ) {}
 
   async add(items: readonly unknown[], x402Version: number): Promise<void> {
+    const unattributableBefore = this.counts.unattributable;
     for (const item of items) {
       this.counts.seen++;
       const parsed = parseListing(item, x402Version);
@@ -56,6 +60,9 @@ export class ListingCollector {
       this.pending.push(parsed.listing);
       if (this.pending.length >= UPSERT_BATCH_SIZE) await this.startWrite();
     }
+    // A page mostly of unreadable items is a broken page (or a new format), not a few bad items.
+    const garbage = this.counts.unattributable - unattributableBefore;
+    if (garbage > 0 && 2 * garbage >= items.length) this.counts.garbagePages++;
   }
 
   /** Writes what is pending and waits for every write; throws the first write error. */

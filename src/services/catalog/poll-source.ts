@@ -24,9 +24,9 @@ function outcomeOf(complete: boolean, pages: number, error: string | null, inter
 
 /**
  * One poll of one claimed source: walk its pages, upsert what they list, and only when every
- * page arrived (and no item was garbage beyond recognition) record that it no longer lists the
- * rest; those leave the catalog unless another source lists them. Records the poll and releases
- * the source (with backoff when it failed).
+ * page arrived (and none was mostly garbage) record that it no longer lists the rest, except
+ * what malformed items still name; those leave the catalog unless another source lists them.
+ * Records the poll and releases the source (with backoff when it failed).
  */
 /** How a poll reads its source: the discovery API's pages by default, an origin's manifests for kind manifest. */
 export type SourceWalk = (onPage: PageHandler, signal?: AbortSignal) => Promise<PaginationOutcome>;
@@ -46,9 +46,9 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   const c = collector.counts;
   const outcome = outcomeOf(pages.complete, pages.pages, pages.error, signal?.aborted === true);
 
-  // Items too broken to name their resource could stand for any listing: a poll with such
-  // garbage takes nothing for gone (a source that changed its format would otherwise lose all).
-  const held = pages.complete && c.unattributable > 0;
+  // Items too broken to name their resource name no listing to keep. A page mostly of them is a
+  // broken page or a changed format (which would otherwise lose all): nothing is taken for gone.
+  const held = pages.complete && c.garbagePages > 0;
   const { removed, nextPollAt } = await db.transaction().execute(async (trx) => {
     const now = clock.now();
     const removed = pages.complete && !held ? await unlistUnseen(trx, spec.id, startedAt, now, [...collector.malformedUrls]) : 0;
@@ -72,7 +72,11 @@ export async function pollSource(deps: IngestDeps, spec: CatalogSource, opts: In
   const failedAt = spec.kind === "manifest" ? "debug" : "warn";
   if (c.malformed > 0)
     log[failedAt]({ source: spec.id, pollId, malformed: c.malformed, examples: collector.malformedExamples }, "catalog items skipped as malformed");
-  if (held) log.warn({ source: spec.id, pollId, unattributable: c.unattributable }, "deactivation held: malformed items name no readable resource");
+  if (held)
+    log.warn(
+      { source: spec.id, pollId, unattributable: c.unattributable, pages: c.garbagePages },
+      "deactivation held: a page of malformed items names no readable resource",
+    );
   if (outcome.failed)
     log[failedAt]({ source: spec.id, pollId, status: outcome.status, error: outcome.error, nextPollAt }, "catalog poll incomplete; source backs off");
   return {
