@@ -170,7 +170,12 @@ export interface ListingsTable {
 
 // ---- evidence ------------------------------------------------------------------------------
 
-export type ProbeOutcome = "healthy" | "error";
+/**
+ * healthy and error are the probes uptime judges; blocked (the SSRF guard refused the target, no
+ * request sent) and unchallenged (a paid listing answered 2xx without a challenge) are counted
+ * apart from uptime (decision 0037).
+ */
+export type ProbeOutcome = "healthy" | "error" | "blocked" | "unchallenged";
 
 export interface ProbesTable {
   listing_id: number;
@@ -278,9 +283,14 @@ export interface SignalSnapshotsTable {
   p99_latency_7d_ms: number | null;
   max_latency_7d_ms: number | null;
   last_probe_at: NullableTimestamp;
-  last_outcome: ProbeOutcome | null;
+  /** The newest probe that reached the endpoint: never blocked (decision 0037). */
+  last_outcome: Exclude<ProbeOutcome, "blocked"> | null;
   last_status_code: number | null;
   fail_streak: Generated<number>;
+  /** Probes of the last hour a paid listing answered 2xx without a challenge (0025). */
+  unchallenged_1h: Generated<number>;
+  /** The newest probe the SSRF guard refused (0025); readiness counts those newer than last_probe_at. */
+  last_refused_at: NullableTimestamp;
   blacklist_reasons: TextArray;
   delist_reasons: TextArray;
   flagged_since: NullableTimestamp;

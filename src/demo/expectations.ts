@@ -13,7 +13,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "5xx",
     warnings: ["dead", "dead_7d"],
     delistReasons: ["dead_7d"],
-    note: "dead at its third failed probe in a row (confirmation probes 45 s apart: within 3 min of first sight); dead_7d after 20 probes in 7 days; its service has healthy endpoints, so no zombie",
+    note: "dead at its third failed probe in a row (confirmation probes 45 s apart: within 3 min of first sight); dead_7d once catalogued 7 days with 20 probes and none healthy (decision 0037); its service has healthy endpoints, so no zombie",
   },
   dead_refused: {
     naked: "connection_refused",

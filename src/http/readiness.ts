@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { readFreshness, type Freshness } from "../db/read-models/operations-state.js";
+import { probingCheck, readProbing } from "./readiness-probing.js";
 import { shownUrl } from "../lib/redact.js";
 import { withDeadline } from "../lib/transient-errors.js";
 
@@ -7,10 +8,12 @@ export interface Check {
   ok: boolean;
   reason: string;
   age_seconds?: number;
+  /** probing: active listings whose newest probe the SSRF guard refused (decision 0037). */
+  refused_listings?: number;
 }
 export interface ReadyReport {
   ready: boolean;
-  checks: Record<"process" | "database" | "verdicts" | "catalog" | "facilitator", Check>;
+  checks: Record<"process" | "database" | "verdicts" | "catalog" | "facilitator" | "probing", Check>;
 }
 
 const DB_DEADLINE_MS = 2_000;
@@ -52,7 +55,11 @@ export function createReadinessProbe(ctx: Pick<AppContext, "db" | "clock" | "con
     const since = new Date(now.getTime() - bounds.catalogMaxAgeSeconds * 1000);
     const [fresh, facilitatorResult] = await Promise.all([
       withDeadline("select 1", DB_DEADLINE_MS, () => ctx.db.ping())
-        .then(() => withDeadline("the freshness read", DB_DEADLINE_MS, () => readFreshness(ctx.db, since)))
+        .then(() =>
+          withDeadline("the freshness read", DB_DEADLINE_MS, () =>
+            Promise.all([readFreshness(ctx.db, since), readProbing(ctx.db, now, ctx.config.probeIntervalSeconds)]),
+          ),
+        )
         .catch((err: unknown) => err as Error),
       facilitatorCheck(),
     ]);
@@ -66,13 +73,15 @@ export function createReadinessProbe(ctx: Pick<AppContext, "db" | "clock" | "con
             verdicts: { ok: false, reason: "unknown: the database did not answer" },
             catalog: { ok: false, reason: "unknown: the database did not answer" },
             facilitator: facilitatorResult,
+            probing: { ok: true, reason: "unknown: the database did not answer" },
           }
         : {
             process,
             database: { ok: true, reason: "select 1 answered" },
-            verdicts: ageCheck("verdict recompute", fresh.verdictAt, now, bounds.verdictMaxAgeSeconds, inGrace),
-            catalog: catalogCheck(fresh, now, bounds.catalogMaxAgeSeconds, inGrace),
+            verdicts: ageCheck("verdict recompute", fresh[0].verdictAt, now, bounds.verdictMaxAgeSeconds, inGrace),
+            catalog: catalogCheck(fresh[0], now, bounds.catalogMaxAgeSeconds, inGrace),
             facilitator: facilitatorResult,
+            probing: probingCheck(fresh[1], ctx.config.allowPrivateTargets),
           };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
   }

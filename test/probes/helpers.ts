@@ -102,6 +102,8 @@ export interface ListingSeed {
   serviceId?: string;
   isActive?: boolean;
   nextProbeAt?: Date;
+  /** The catalog's price (USDC, 6 decimals); a listing without one is not paid. */
+  priceUsdc?: string;
 }
 
 /** Inserts listings (and their service rows) directly; returns their ids in input order. */
@@ -130,6 +132,7 @@ export async function insertListings(db: Kysely<Database>, seeds: ListingSeed[],
         is_active: s.isActive ?? true,
         deactivated_at: s.isActive === false ? now : null,
         next_probe_at: s.nextProbeAt ?? now,
+        ...(s.priceUsdc === undefined ? {} : { price_usdc: s.priceUsdc, price_atomic: String(Math.round(Number(s.priceUsdc) * 1e6)) }),
       })),
     )
     .returning("id")

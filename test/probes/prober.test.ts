@@ -198,11 +198,12 @@ describe("private targets", () => {
     const port = new URL(server.url).port;
     await insertListings(ctx.db.db, [{ url: `http://localhost:${port}/ok` }, { url: `http://127.0.0.1:${port}/ok` }]);
     prober = startProber(ctx, { tickMs: 3_600_000, runAtStart: false, allowPrivate: false });
-    expect(await prober.runNow()).toMatchObject({ due: 2, done: 2, errors: 2 });
+    // Refused is its own outcome, not an error (decision 0037; test/probes/refused-targets.test.ts).
+    expect(await prober.runNow()).toMatchObject({ due: 2, done: 2, errors: 0 });
     const probes = await ctx.db.db.selectFrom("probes").select(["outcome", "error_kind", "status_code"]).execute();
     expect(probes).toEqual([
-      { outcome: "error", error_kind: "ssrf_blocked", status_code: null },
-      { outcome: "error", error_kind: "ssrf_blocked", status_code: null },
+      { outcome: "blocked", error_kind: "ssrf_blocked", status_code: null },
+      { outcome: "blocked", error_kind: "ssrf_blocked", status_code: null },
     ]);
   });
 });

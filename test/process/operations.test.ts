@@ -46,7 +46,7 @@ describe("npm start, as an operator runs it", () => {
     }
     const report = (await ready.json()) as { checks: Record<string, unknown> };
     expect(ready.status, JSON.stringify(report)).toBe(200);
-    expect(Object.keys(report.checks)).toEqual(["process", "database", "verdicts", "catalog", "facilitator"]);
+    expect(Object.keys(report.checks)).toEqual(["process", "database", "verdicts", "catalog", "facilitator", "probing"]);
 
     expect((await fetch(`${url}/metrics`)).status).toBe(404);
     const metrics = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();

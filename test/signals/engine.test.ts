@@ -39,6 +39,7 @@ describe("signal engine thresholds", () => {
     ["slow_p99", { p99Latency7dMs: 5000 }, { p99Latency7dMs: 4999 }],
     ["price_outlier_high", { priceRatioToMedian: 10 }, { priceRatioToMedian: 9.99 }],
     ["high_concentration", { concentrationPct: 5 }, { concentrationPct: 4.9 }],
+    ["unchallenged", { unchallenged1h: 1 }, { unchallenged1h: 0 }],
   ])("%s fires at its threshold and not just below", (code, at, below) => {
     expect(fires(at)).toContain(code);
     expect(fires(below)).not.toContain(code);
@@ -63,6 +64,20 @@ describe("signal engine thresholds", () => {
     // A snapshot stored before the endpoint counts existed reads them as 0: never a zombie.
     expect(fires({ serviceEndpoints: 0, serviceFailedEndpoints: 0, serviceHealthyEndpoints: 0 })).not.toContain("zombie");
     expect(fires({ known: false, serviceEndpoints: 1, serviceFailedEndpoints: 1 })).not.toContain("zombie");
+  });
+
+  it("calls a listing dead_7d only once it has been catalogued 7 days (decision 0037)", () => {
+    const dead = { probes7d: 40, healthy7d: 0 };
+    // 25 minutes old with 40 failed probes (a demo cadence): no week of evidence yet.
+    expect(fires({ ...dead, listedSince: ago(25 * 60_000) })).not.toContain("dead_7d");
+    expect(fires({ ...dead, listedSince: ago(7 * DAY - 1) })).not.toContain("dead_7d");
+    expect(fires({ ...dead, listedSince: ago(7 * DAY) })).toContain("dead_7d");
+    expect(fires({ ...dead, listedSince: null })).not.toContain("dead_7d");
+  });
+
+  it("reads a paid listing's 2xx without a challenge as a caution: investigate, never ok=false, counted for confidence", () => {
+    const v = evaluate(clean({ probes1h: 0, probes30m: 0, healthy30m: 0, unchallenged1h: 6 }), now);
+    expect(v).toMatchObject({ ok: true, warnings: ["unchallenged"], recommended_action: "investigate", risk_score: 0.5, confidence: 1 });
   });
 
   it("keeps forensics codes out of preflight", () => {

@@ -29,6 +29,8 @@ export const PREFLIGHT_CODES = [
   "malformed_quote",
   // A catalog source names other terms than the endpoint's own challenge, which another source agrees with (decision 0032).
   "source_disagrees",
+  // A paid listing answered 2xx without an x402 challenge: it charges nothing now, or it is misconfigured (decision 0037).
+  "unchallenged",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

@@ -34,7 +34,11 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
     title: "A source disagrees",
     meaning: "A catalog lists other terms than the endpoint's own challenge, which another source agrees with: that catalog's claim, not the endpoint's.",
   },
-  dead_7d: { title: "Dead all week", meaning: "At least 20 probes in 7 days and not one healthy answer." },
+  unchallenged: {
+    title: "Asks no payment",
+    meaning: "A paid listing answered 200 without an x402 challenge in the last hour: it charges nothing now, or it is misconfigured.",
+  },
+  dead_7d: { title: "Dead all week", meaning: "Catalogued at least 7 days, at least 20 probes in them and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },
   slow_p99: { title: "Slow tail", meaning: "The 99th percentile latency over 7 days is 5 seconds or more." },
   price_outlier_high: { title: "Price outlier", meaning: "Priced at 10x or more the median of comparable endpoints." },

@@ -58,3 +58,23 @@ export async function countUnfinishedPayments(handle: Pick<DbHandle, "db">): Pro
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Active listings whose newest probe since `since` the SSRF guard refused, and one of their hosts. */
+export interface RefusedListings {
+  count: number;
+  exampleHost: string | null;
+}
+
+/** signal_snapshots_refused_idx: only snapshots that ever had a refused probe are read (decision 0037). */
+export async function readRefusedListings(handle: Pick<DbHandle, "db">, since: Date): Promise<RefusedListings> {
+  const row = await handle.db
+    .selectFrom("signal_snapshots as s")
+    .innerJoin("listings as l", "l.id", "s.listing_id")
+    .select([sql<number>`count(*)::int`.as("n"), sql<string | null>`min(l.host)`.as("host")])
+    .where("s.last_refused_at", "is not", null)
+    .where("s.last_refused_at", ">", since)
+    .where((eb) => eb.or([eb("s.last_probe_at", "is", null), eb("s.last_refused_at", ">", eb.ref("s.last_probe_at"))]))
+    .where("l.is_active", "=", true)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), exampleHost: row.host };
+}

@@ -16,6 +16,8 @@ export async function foldIntoHourly(db: Kysely<Database>, rows: readonly ProbeR
     with p as (
       select v.listing_id, date_trunc('hour', v.probed_at, 'UTC') as bucket, v.outcome, v.status_code, v.latency_ms, v.price_usdc
       from (values ${probeValues(rows)}) as v(listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc)
+      -- Refused imports are kept raw but judged by no bucket, as the rollup does (decision 0037).
+      where v.outcome in ('healthy', 'error')
     ),
     keys as (select distinct listing_id, bucket from p),
     stored as (select h.* from probe_hourly as h join keys as k using (listing_id, bucket)),

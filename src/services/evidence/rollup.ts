@@ -15,6 +15,8 @@ export function hourBucket(at: Date): Date {
  * hour is still open, is safe. Call it with `since` inside the raw retention window: a bucket
  * whose raw probes were already deleted would be overwritten with what is left.
  * With `listingIds`, only those listings' buckets are rolled (the prober's write batches).
+ * Only the probes uptime judges (healthy, error) are rolled: blocked and unchallenged ones
+ * count in no bucket (decision 0037).
  * Returns the number of bucket rows written.
  */
 export async function rollupProbes(db: Kysely<Database>, since: Date, listingIds?: readonly number[]): Promise<number> {
@@ -25,7 +27,7 @@ export async function rollupProbes(db: Kysely<Database>, since: Date, listingIds
       select listing_id, date_trunc('hour', probed_at, 'UTC') as bucket,
              probed_at, outcome, status_code, latency_ms, price_usdc
       from probes
-      where ${only} probed_at >= ${from}::timestamptz
+      where ${only} probed_at >= ${from}::timestamptz and outcome in ('healthy', 'error')
     ),
     totals as (
       select listing_id, bucket,

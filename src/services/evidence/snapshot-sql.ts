@@ -17,7 +17,10 @@ const iso = (d: Date) => d.toISOString();
  * src/db/latency-histogram.ts does; the maximum is the exact stored maximum. Columns the signal
  * engine owns (warnings, critical, reasons, risk_score, flagged_since) are never written here;
  * `detail` is merged key by key, so its other keys survive. detail.quote is the listing's quote
- * evidence (quotes/observed.ts), read in one statement before.
+ * evidence (quotes/observed.ts), read in one statement before. Counts, latencies, the last
+ * probe and the fail streak judge probes that reached the endpoint (decision 0037): a blocked one
+ * (the SSRF guard refused it) only moves last_refused_at; an unchallenged one counts in
+ * unchallenged_1h and is the last probe, but it is neither healthy nor a failure.
  */
 export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<number> {
   if (listingIds.length === 0) return 0;
@@ -35,29 +38,36 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
     quotes as (select * from unnest(${ids}, ${quoteJson}::text[]) as q(listing_id, quote)),
     recent as (
       select listing_id,
-             (count(*) filter (where probed_at > ${t30}::timestamptz))::int as probes_30m,
+             (count(*) filter (where probed_at > ${t30}::timestamptz and outcome in ('healthy', 'error')))::int as probes_30m,
              (count(*) filter (where probed_at > ${t30}::timestamptz and outcome = 'healthy'))::int as healthy_30m,
              (count(*) filter (where probed_at > ${t30}::timestamptz and outcome = 'error'))::int as errors_30m,
-             count(*)::int as probes_1h,
+             (count(*) filter (where outcome in ('healthy', 'error')))::int as probes_1h,
              (count(*) filter (where outcome = 'healthy'))::int as healthy_1h,
-             round(avg(latency_ms))::int as avg_latency_1h_ms
+             (count(*) filter (where outcome = 'unchallenged'))::int as unchallenged_1h,
+             round(avg(latency_ms) filter (where outcome in ('healthy', 'error')))::int as avg_latency_1h_ms
       from probes
       where listing_id = any(${ids}) and probed_at > ${t1h}::timestamptz and probed_at <= ${at}::timestamptz
       group by listing_id
     ),
     last_probe as (
       select distinct on (listing_id) listing_id, probed_at, outcome, status_code
-      from probes where listing_id = any(${ids}) and probed_at <= ${at}::timestamptz
+      from probes where listing_id = any(${ids}) and probed_at <= ${at}::timestamptz and outcome <> 'blocked'
       order by listing_id, probed_at desc
     ),
-    -- The run of failed probes up to the latest, read from the newest few (an index range each).
+    last_refused as (
+      select listing_id, max(probed_at) as refused_at
+      from probes where listing_id = any(${ids}) and probed_at <= ${at}::timestamptz and outcome = 'blocked'
+      group by listing_id
+    ),
+    -- The run of failed probes up to the latest, read from the newest few (an index range each);
+    -- any answer ends it (an unchallenged 2xx too), refused probes are skipped.
     streak as (
       select ids.listing_id,
-             coalesce(array_position(t.outcomes, 'healthy') - 1, cardinality(t.outcomes), 0)::int as fail_streak
+             coalesce(array_position(t.failed, false) - 1, cardinality(t.failed), 0)::int as fail_streak
       from ids cross join lateral (
-        select array_agg(outcome order by probed_at desc) as outcomes from (
+        select array_agg(outcome = 'error' order by probed_at desc) as failed from (
           select outcome, probed_at from probes
-          where listing_id = ids.listing_id and probed_at <= ${at}::timestamptz
+          where listing_id = ids.listing_id and probed_at <= ${at}::timestamptz and outcome <> 'blocked'
           order by probed_at desc limit ${FAIL_STREAK_CAP}
         ) as newest
       ) as t
@@ -103,7 +113,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       listing_id, computed_at, probes_30m, healthy_30m, errors_30m, probes_1h, healthy_1h, probes_7d, healthy_7d,
       uptime_1h_pct, uptime_48h_pct, uptime_7d_pct, avg_latency_1h_ms,
       p50_latency_7d_ms, p90_latency_7d_ms, p99_latency_7d_ms, max_latency_7d_ms,
-      last_probe_at, last_outcome, last_status_code, fail_streak, detail
+      last_probe_at, last_outcome, last_status_code, fail_streak, unchallenged_1h, last_refused_at, detail
     )
     select ids.listing_id, ${at}::timestamptz,
            coalesce(r.probes_30m, 0), coalesce(r.healthy_30m, 0), coalesce(r.errors_30m, 0),
@@ -115,7 +125,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
            r.avg_latency_1h_ms,
            (${BIN_VALUES}::int[])[k.b50 + 1], (${BIN_VALUES}::int[])[k.b90 + 1], (${BIN_VALUES}::int[])[k.b99 + 1],
            h.max_latency_7d_ms,
-           lp.probed_at, lp.outcome, lp.status_code, coalesce(st.fail_streak, 0),
+           lp.probed_at, lp.outcome, lp.status_code, coalesce(st.fail_streak, 0), coalesce(r.unchallenged_1h, 0), rf.refused_at,
            case when pr.listing_id is null then '{}'::jsonb
                 else jsonb_build_object('last_price_usdc', pr.price_usdc::text, 'last_challenge_version', pr.challenge_version,
                                         'last_price_at', to_char(pr.probed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end
@@ -125,6 +135,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
     left join hourly as h using (listing_id)
     left join ranks as k using (listing_id)
     left join last_probe as lp using (listing_id)
+    left join last_refused as rf using (listing_id)
     left join last_price as pr using (listing_id)
     left join streak as st using (listing_id)
     left join quotes as qu using (listing_id)
@@ -144,6 +155,8 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       last_outcome = case when excluded.last_probe_at is null then signal_snapshots.last_outcome else excluded.last_outcome end,
       last_status_code = case when excluded.last_probe_at is null then signal_snapshots.last_status_code else excluded.last_status_code end,
       fail_streak = case when excluded.last_probe_at is null then signal_snapshots.fail_streak else excluded.fail_streak end,
+      unchallenged_1h = excluded.unchallenged_1h,
+      last_refused_at = coalesce(excluded.last_refused_at, signal_snapshots.last_refused_at),
       detail = signal_snapshots.detail || excluded.detail`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }

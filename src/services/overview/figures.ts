@@ -29,7 +29,7 @@ export async function readOverview(db: Kysely<Database>, at: Date): Promise<Over
         (select count(*)::int from listings where is_active) as watched,
         (select count(*)::int from signal_snapshots s join listings l on l.id = s.listing_id
           where l.is_active and s.feed->>'ok' = 'false') as flagged,
-        (select count(*)::int from probes where probed_at > ${hourAgo}::timestamptz) as probes,
+        (select count(*)::int from probes where probed_at > ${hourAgo}::timestamptz and outcome <> 'blocked') as probes,
         (select max(computed_at) from signal_snapshots) as verdict_at,
         (select max(finished_at) from catalog_polls
           where source_id in (select id from catalog_sources where kind = 'bazaar')) as poll_at`.execute(db),

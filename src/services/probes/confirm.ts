@@ -17,7 +17,9 @@ export interface ProbeHistory {
  * interval it waits for its slot, so a flapping endpoint costs a bounded few extra probes.
  */
 export function nextProbeAt(listingId: number, now: Date, intervalMs: number, h: ProbeHistory): Date {
-  const settled = h.outcomes.length >= CONFIRM_PROBES && h.outcomes.slice(0, CONFIRM_PROBES).every((o) => o === h.outcomes[0]);
+  // A refused probe says nothing about the endpoint and the next would be refused too: no confirmation.
+  const seen = h.outcomes.filter((o) => o !== "blocked");
+  const settled = h.outcomes[0] === "blocked" || (seen.length >= CONFIRM_PROBES && seen.slice(0, CONFIRM_PROBES).every((o) => o === seen[0]));
   const slot = nextSlot(listingId, now, intervalMs);
   if (settled || h.inInterval > CONFIRM_PROBES) return slot;
   const confirm = new Date(now.getTime() + CONFIRM_INTERVAL_MS);

@@ -14,6 +14,8 @@ export interface EndpointJob extends PriceContext {
   previousProfile?: string | null;
   /** The JSON body example the listing's catalog item declares (probe-body.ts); null if none. */
   inputExample?: string | null;
+  /** The catalog lists a price above zero: a 2xx without a challenge is then `unchallenged` (decision 0037). */
+  paid?: boolean;
 }
 
 type Observation = Omit<ProbeResult, "listingId" | "probedAt" | "profile">;
@@ -33,15 +35,17 @@ export function probeRequest(job: EndpointJob, profile: ProbeProfile): HttpReque
 }
 
 /**
- * Outcome classes: healthy = 2xx, or 402 with a readable x402 challenge (the terms of the entry
- * that prices the listing kept); error = no response (the kind says why), a 402 without a readable challenge, and every
- * other status (3xx, other 4xx, 5xx).
+ * Outcome classes (decision 0037): healthy = a 402 with a readable x402 challenge (the terms of
+ * the entry that prices the listing kept), or a 2xx of a listing the catalog does not price;
+ * unchallenged = a 2xx of a paid listing (it charges nothing now, or it is misconfigured);
+ * blocked = the SSRF guard refused the address, nothing was sent; error = every other lack of a
+ * response (the kind says why), a 402 without a readable challenge, and every other status.
  */
-export function classifyResponse(res: HttpResponse | HttpFailure, price: PriceContext): Observation {
+export function classifyResponse(res: HttpResponse | HttpFailure, price: PriceContext & { paid?: boolean }): Observation {
   const none = { priceUsdc: null, challengeVersion: null, quote: null };
-  if (!res.ok) return { outcome: "error", statusCode: null, errorKind: res.kind, latencyMs: null, ...none };
+  if (!res.ok) return { outcome: res.kind === "ssrf_blocked" ? "blocked" : "error", statusCode: null, errorKind: res.kind, latencyMs: null, ...none };
   const base = { statusCode: res.status, latencyMs: res.latencyMs };
-  if (res.status >= 200 && res.status < 300) return { outcome: "healthy", errorKind: null, ...base, ...none };
+  if (res.status >= 200 && res.status < 300) return { outcome: price.paid ? "unchallenged" : "healthy", errorKind: null, ...base, ...none };
   if (res.status === 402) {
     const challenge = parseChallenge(res.headers, res.body);
     if (!challenge) return { outcome: "error", errorKind: NO_CHALLENGE, ...base, ...none };

@@ -20,7 +20,11 @@ const LISTINGS: LeaseTable<"listings"> = { table: "listings", key: "id", keyType
  * transaction with the rollup of the touched buckets. A process that dies holding a lease
  * leaves its listings due at the lease's end, and another process takes them then.
  */
-export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): ProbeStrategy<EndpointJob, ProbeResult> {
+export function endpointStrategy(
+  intervalMs: number,
+  metrics: ProbeMetrics,
+  onRefused: (job: EndpointJob) => void = () => {},
+): ProbeStrategy<EndpointJob, ProbeResult> {
   const leaseMs = endpointLeaseMs(intervalMs);
   return {
     name: "endpoint",
@@ -56,6 +60,7 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         asset: string | null;
         previous_profile: string | null;
         declared_input: unknown;
+        paid: boolean;
       };
       const rows = await claim<Row, "listings">(db, LISTINGS, {
         owner,
@@ -66,7 +71,8 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         set: (until) => [sql`next_probe_at = ${until}`],
         returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset,
             (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile,
-            l.raw #> '{extensions,bazaar,info,input}' as declared_input`,
+            l.raw #> '{extensions,bazaar,info,input}' as declared_input,
+            (coalesce(l.price_atomic, 0) > 0 or coalesce(l.price_usdc, 0) > 0) as paid`,
       });
       return rows.map((r) => ({
         listingId: Number(r.id),
@@ -77,12 +83,14 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         asset: r.asset,
         previousProfile: r.previous_profile,
         inputExample: declaredBody(r.declared_input),
+        paid: r.paid === true,
       }));
     },
 
     async run(job, http, now) {
       const result = await probeEndpoint(job, http, now);
       metrics.probes.inc({ outcome: result.outcome });
+      if (result.outcome === "blocked") onRefused(job);
       if (result.latencyMs !== null) metrics.probeDuration.observe({ outcome: result.outcome }, result.latencyMs / 1000);
       return result;
     },
@@ -114,6 +122,7 @@ export function endpointStrategy(intervalMs: number, metrics: ProbeMetrics): Pro
         now,
       ),
 
+    // A refused target is a configuration matter and a 2xx without a challenge an answer: neither is an error.
     isError: (result) => result.outcome === "error",
     listingIdOf: (job) => job.listingId,
   };

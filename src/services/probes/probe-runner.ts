@@ -59,6 +59,22 @@ export interface ProbeRunner {
   close(): Promise<void>;
 }
 
+/**
+ * One warning per prober (one per process) at the first target the SSRF guard refuses: an
+ * operator's private or loopback catalog would otherwise go unprobed in silence (decision 0037).
+ */
+function refusedOnce(log: Logger): (job: { host: string; url: string }) => void {
+  let warned = false;
+  return (job) => {
+    if (warned) return;
+    warned = true;
+    log.warn(
+      { host: job.host, setting: "ALLOW_PRIVATE_TARGETS" },
+      `probe of ${job.host} refused: it resolves to a loopback or private address; catalog targets like it are not probed (outcome blocked, not counted in uptime) unless ALLOW_PRIVATE_TARGETS=true. Logged once per process; /readyz counts the listings refused`,
+    );
+  };
+}
+
 export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {}): ProbeRunner {
   const { log, clock } = deps;
   const metrics = probeMetrics(deps.metrics);
@@ -89,7 +105,7 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
   });
   // The registry: the scheduler runs each kind the same way and never branches on it.
   const registry = {
-    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? deps.probeIntervalSeconds) * 1000, metrics)),
+    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? deps.probeIntervalSeconds) * 1000, metrics, refusedOnce(log))),
     host_check: registered(hostCheckStrategy(metrics)),
   };
   let maintainedAt = Number.NEGATIVE_INFINITY;

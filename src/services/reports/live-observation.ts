@@ -38,7 +38,8 @@ export function readObservation(raw: unknown): LiveObservation {
 export function observationOf({ result: r, method, failedInARow }: Attempts, now: Date): LiveObservation {
   return {
     probedAt: now.toISOString(),
-    outcome: r.outcome,
+    // A live probe carries no listing price (never unchallenged); a refused customer URL stays a failure, as before decision 0037.
+    outcome: r.outcome === "healthy" ? "healthy" : "error",
     statusCode: r.statusCode,
     errorKind: r.errorKind,
     latencyMs: r.latencyMs,

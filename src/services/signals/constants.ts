@@ -27,6 +27,8 @@ export const THRESHOLDS = {
   neverPaidListedMs: 30 * DAY,
   proxyMarkupRatio: 3,
   dead7dMinProbes: 20,
+  /** dead_7d: catalogued (first_seen_at) at least this long, so its week of evidence is a week (decision 0037). */
+  dead7dMinListedMs: 7 * DAY,
   mostlyDeadUptimePct: 50,
   slowP99Ms: 5000,
   priceOutlierRatio: 10,
@@ -102,6 +104,8 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   no_history: 0.35,
   slow_p99: 0.3,
   slow: 0.3,
+  // A paid listing that asks no payment: misconfigured or no longer the listed offer (decision 0037).
+  unchallenged: 0.5,
   new_provider: 0.2,
   high_concentration: 0.1,
   source_disagrees: 0.1,

@@ -47,11 +47,14 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   spa_fallback: (s) => s.spaFallback,
   // Failure evidence not yet confirmed as dead is never clean: at best investigate.
   failing: (s, now) => s.failStreak > 0 && fresh(s, now) && !RULES.dead(s, now),
-  dead_7d: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
+  // A week of evidence needs a week in the catalog: a listing catalogued minutes ago is not dead for 7 days.
+  dead_7d: (s, now) => s.listedSince !== null && now - s.listedSince.getTime() >= T.dead7dMinListedMs && s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
   mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d > 0 && (uptimePct(s.healthy7d, s.probes7d) ?? 100) < T.mostlyDeadUptimePct,
   slow_p99: (s) => s.p99Latency7dMs !== null && s.p99Latency7dMs >= T.slowP99Ms,
   price_outlier_high: (s) => s.priceRatioToMedian !== null && s.priceRatioToMedian >= T.priceOutlierRatio,
   high_concentration: (s) => s.concentrationPct !== null && s.concentrationPct >= T.highConcentrationPct,
+  // A paid listing answered 2xx without a challenge in the last hour (decision 0037).
+  unchallenged: (s) => (s.unchallenged1h ?? 0) > 0,
   ...quoteRules,
 };
 
@@ -65,8 +68,9 @@ export function confidenceOf(probes: number): number {
 
 export type Mode = "preflight" | "forensics";
 
-/** The probes behind a verdict: those of the last hour; a live probe of an unknown URL is one. */
-export const confidenceFor = (input: SignalInput) => confidenceOf(input.known ? input.probes1h : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
+/** The probes behind a verdict: those of the last hour (unchallenged answers too); a live probe of an unknown URL is one. */
+export const confidenceFor = (input: SignalInput) =>
+  confidenceOf(input.known ? input.probes1h + (input.unchallenged1h ?? 0) : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
 
 /**
  * The verdict for one endpoint: pure, so the same input and clock give the same answer. Its one

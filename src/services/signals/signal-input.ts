@@ -20,6 +20,7 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     healthy30m: row.healthy_30m ?? 0,
     failStreak: row.fail_streak ?? 0,
     probes1h,
+    unchallenged1h: row.unchallenged_1h ?? 0,
     avgLatency1hMs: row.avg_latency_1h_ms,
     lastProbeAt: row.last_probe_at,
     probes7d: row.probes_7d ?? 0,

@@ -10,6 +10,8 @@ export interface SignalInput {
   /** Consecutive failed probes up to the latest, none healthy since (0 when the latest was healthy). */
   failStreak: number;
   probes1h: number;
+  /** Probes of the last hour a paid listing answered 2xx without a challenge (not in probes1h); absent: none. */
+  unchallenged1h?: number;
   avgLatency1hMs: number | null;
   lastProbeAt: Date | null;
   probes7d: number;

@@ -48,7 +48,13 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   proxy_markup: (s) => ({ price_usdc: s.priceUsdc, reference_price_usdc: s.markupReferenceUsdc, min_ratio: T.proxyMarkupRatio }),
   wildcard_402: (s) => ({ wildcard_402_detected: s.wildcard402 }),
   spa_fallback: (s) => ({ spa_fallback_detected: s.spaFallback }),
-  dead_7d: (s) => ({ probes_7d: s.probes7d, healthy_7d: s.healthy7d, min_probes: T.dead7dMinProbes }),
+  dead_7d: (s, now) => ({
+    probes_7d: s.probes7d,
+    healthy_7d: s.healthy7d,
+    min_probes: T.dead7dMinProbes,
+    listed_days: s.listedSince ? Math.floor((now.getTime() - s.listedSince.getTime()) / 86_400_000) : null,
+    min_listed_days: T.dead7dMinListedMs / 86_400_000,
+  }),
   mostly_dead: (s) => ({
     probes_7d: s.probes7d,
     healthy_7d: s.healthy7d,
@@ -59,6 +65,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   slow_p99: (s) => ({ p99_latency_7d_ms: s.p99Latency7dMs, threshold_ms: T.slowP99Ms }),
   price_outlier_high: (s) => ({ price_usdc: s.priceUsdc, price_ratio_to_median: s.priceRatioToMedian, threshold_ratio: T.priceOutlierRatio }),
   high_concentration: (s) => ({ concentration_pct: s.concentrationPct, threshold_pct: T.highConcentrationPct }),
+  unchallenged: (s) => ({ unchallenged_1h: s.unchallenged1h ?? 0, probes_1h: s.probes1h, price_usdc: s.priceUsdc }),
   ...QUOTE_EVIDENCE,
 };
 

@@ -30,11 +30,13 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now:
   proxy_markup: priced,
   wildcard_402: (_s, h) => h.wildcard_402_checked_at !== null,
   spa_fallback: (_s, h) => h.spa_fallback_checked_at !== null,
-  dead_7d: (s) => s.probes7d >= T.dead7dMinProbes,
+  dead_7d: (s, _h, now) => s.probes7d >= T.dead7dMinProbes && s.listedSince !== null && now - s.listedSince.getTime() >= T.dead7dMinListedMs,
   mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes,
   slow_p99: (s) => s.p99Latency7dMs !== null,
   price_outlier_high: (s) => s.priceRatioToMedian !== null,
   high_concentration: (s) => s.concentrationPct !== null,
+  // A fresh answer (healthy or not) proves whether the listing asked for payment in the hour.
+  unchallenged: (s, _h, now) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs,
   // A quote rule is decided once a challenge was read; cloaking only once two profiles were compared.
   pay_to_mismatch: (s) => s.observedQuote?.live != null,
   pay_to_changed: (s) => s.observedQuote?.live != null,

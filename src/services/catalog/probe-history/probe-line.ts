@@ -46,9 +46,12 @@ const lineSchema = z
   })
   .refine((l) => (l.status === undefined) !== (l.network_error === undefined), "needs exactly one of status and network_error");
 
-/** healthy = a 402 challenge or a 2xx (signals.md); everything else is an error. */
-export const outcomeOfStatus = (status: number | null): ProbeOutcome =>
-  status !== null && (status === 402 || (status >= 200 && status <= 299)) ? "healthy" : "error";
+/**
+ * healthy = a 402 challenge or a 2xx (signals.md); a target the SSRF guard refused is `blocked`,
+ * as the prober stores it (decision 0037); everything else is an error.
+ */
+export const outcomeOfStatus = (status: number | null, networkError: string | null = null): ProbeOutcome =>
+  status !== null && (status === 402 || (status >= 200 && status <= 299)) ? "healthy" : networkError === "ssrf_blocked" ? "blocked" : "error";
 
 /** A parsed line, or the reason it is bad (without the line number). */
 export function parseProbeLine(text: string, now: Date): { ok: true; line: ProbeLine } | { ok: false; reason: string } {
@@ -79,7 +82,7 @@ export function parseProbeLine(text: string, now: Date): { ok: true; line: Probe
       errorKind: l.network_error ?? null,
       latencyMs: l.latency_ms ?? null,
       priceUsdc: l.price_usdc ?? null,
-      outcome: outcomeOfStatus(statusCode),
+      outcome: outcomeOfStatus(statusCode, l.network_error ?? null),
     },
   };
 }
