@@ -33,8 +33,6 @@ export const contextOf = (browser: Browser, width: number, javaScriptEnabled = t
 /** Collects console errors and failed requests of every page opened through `watch`. */
 export function problemLog() {
   const problems: string[] = [];
-  // Chromium asks every origin for /favicon.ico; the service has none, and that is no page error.
-  const counted = (u: string) => new URL(u).pathname !== "/favicon.ico";
   return {
     problems,
     watch(page: Page, name: string): Page {
@@ -42,8 +40,8 @@ export function problemLog() {
         "console",
         (m) => void (m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`${name}: console ${m.text()}`)),
       );
-      page.on("response", (r) => void (r.status() >= 400 && counted(r.url()) && problems.push(`${name}: ${r.url()} answered ${r.status()}`)));
-      page.on("requestfailed", (r) => void (counted(r.url()) && problems.push(`${name}: ${r.url()} ${r.failure()?.errorText ?? "failed"}`)));
+      page.on("response", (r) => void (r.status() >= 400 && problems.push(`${name}: ${r.url()} answered ${r.status()}`)));
+      page.on("requestfailed", (r) => void problems.push(`${name}: ${r.url()} ${r.failure()?.errorText ?? "failed"}`));
       return page;
     },
   };

@@ -8,7 +8,7 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
-import { ARTIFACTS, checkPage, contextOf, launch, problemLog, runs, WIDTHS } from "./explorer-browser.js";
+import { ARTIFACTS, checkPage, contextOf, launch, problemLog, runs, seriousViolations, WIDTHS } from "./explorer-browser.js";
 import { saveScreenshot } from "../helpers/screenshot.js";
 
 if (!runs) console.warn("explorer browser test skipped: /usr/bin/chromium is missing (apt-get install -y chromium); it always runs with CI=true");
@@ -71,7 +71,7 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
     expect(Number(await page.locator("#watched").textContent())).toBe(Number(active.n));
     expect(Number(await page.locator("#flagged").textContent())).toBeGreaterThanOrEqual(2);
     expect(Number(await page.locator("#probes").textContent())).toBeGreaterThan(0);
-    expect(await page.locator("#verdict-age").textContent()).toMatch(/ ago$/);
+    expect(await page.locator("#verdict-age").textContent()).toMatch(/^(\d+ (s|min) ago|just now) \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/);
     await page.getByRole("link", { name: title("decoy_price_extreme") }).click();
     await page.waitForURL(/\/endpoints\?warning=decoy_price_extreme$/);
     expect(await rowUrls(page)).toContain(`${target.decoy.endpoint.method} ${target.decoy.endpoint.url}`);
@@ -226,6 +226,55 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
       await page.close();
     }
   });
+
+  it("dark scheme, keyboard and tap at 390 and 1280 px: the colours change, the policy holds, axe finds nothing serious, bars and times show their details", async () => {
+    const endpoint = await open(`/endpoints/${target.dead.id}`, "provider-link");
+    const provider = await endpoint.locator('.facts a[href^="/providers/"]').getAttribute("href");
+    await endpoint.close();
+    const found: string[] = [];
+    for (const width of WIDTHS) {
+      for (const [path, name] of [
+        [`/endpoints/${target.dead.id}`, "endpoint"],
+        [provider!, "provider"],
+        ["/", "landing"],
+      ] as const) {
+        const page = log.watch(await contexts[width]!.newPage(), `dark-${name}@${width}`);
+        await page.addInitScript(
+          "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI))",
+        );
+        const background = () => page.evaluate("getComputedStyle(document.body).backgroundColor");
+        expect((await page.goto(`${svc.url}${path}`, { waitUntil: "load" }))?.status(), path).toBe(200);
+        expect(await background(), path).toBe("rgb(255, 255, 255)");
+        await page.emulateMedia({ colorScheme: "dark" });
+        expect(await background(), path).toBe("rgb(13, 17, 23)");
+        // The favicon the page links loads (as an image, under the page's img-src 'self').
+        expect(await page.evaluate(`fetch(document.querySelector('link[rel="icon"]').href).then((r) => r.status)`)).toBe(200);
+        await saveScreenshot(page, { path: join(ARTIFACTS, `explorer-dark-${name}-${width}.png`), fullPage: true });
+        for (const v of await seriousViolations(page)) found.push(`dark ${name} at ${width} px: ${v}`);
+        // A relative time shows its exact moment once focused (keyboard) or tapped.
+        const time = page.locator("time.rel").first();
+        await time.focus();
+        expect(await page.evaluate("document.activeElement.querySelector('.exact').getBoundingClientRect().width"), path).toBeGreaterThan(20);
+        if (name === "endpoint") {
+          const newest = page.locator('#uptime-bar rect[tabindex="0"]');
+          await newest.focus();
+          await page.keyboard.press("ArrowLeft");
+          const previous = page.locator("#uptime-bar rect[data-hour]").nth(166);
+          expect(await page.evaluate("document.activeElement.dataset.hour")).toBe(await previous.getAttribute("data-hour"));
+          expect(await page.locator("#uptime-detail").textContent()).toBe(await previous.getAttribute("aria-label"));
+          expect(await previous.getAttribute("tabindex")).toBe("0");
+          const tapped = page.locator("#uptime-bar rect[data-hour]").nth(10);
+          await tapped.click();
+          expect(await page.locator("#uptime-detail").textContent()).toBe(await tapped.getAttribute("aria-label"));
+        }
+        if (name === "provider") expect(await page.locator("#incidents").textContent()).toContain(target.dead.endpoint.url);
+        await page.waitForTimeout(200);
+        expect(await page.evaluate("window.__violations"), path).toEqual([]);
+        await page.close();
+      }
+    }
+    expect(found).toEqual([]);
+  }, 120_000);
 
   it("loaded every page without console errors or failed requests", () => {
     expect(log.problems).toEqual([]);

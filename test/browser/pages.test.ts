@@ -22,11 +22,9 @@ const problems: string[] = [];
 /** Opens a page, fails on console errors and failed requests, and saves a full-page screenshot. */
 async function open(url: string, shot: string, fullPage = true): Promise<Page> {
   const page = await browser.newPage();
-  // Chromium asks every origin for /favicon.ico; the service has none, and that is no page error.
-  const counted = (u: string) => new URL(u).pathname !== "/favicon.ico";
   page.on("console", (m) => void (m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`${shot}: console ${m.text()}`)));
-  page.on("response", (r) => void (r.status() >= 400 && counted(r.url()) && problems.push(`${shot}: ${r.url()} answered ${r.status()}`)));
-  page.on("requestfailed", (r) => void (counted(r.url()) && problems.push(`${shot}: ${r.url()} ${r.failure()?.errorText ?? "failed"}`)));
+  page.on("response", (r) => void (r.status() >= 400 && problems.push(`${shot}: ${r.url()} answered ${r.status()}`)));
+  page.on("requestfailed", (r) => void problems.push(`${shot}: ${r.url()} ${r.failure()?.errorText ?? "failed"}`));
   const res = await page.goto(url, { waitUntil: "load" });
   expect(res?.status(), url).toBe(200);
   await saveScreenshot(page, { path: join(ARTIFACTS, `${shot}.png`), fullPage });

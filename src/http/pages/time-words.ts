@@ -32,6 +32,6 @@ export function timeAt(at: Date | null, now: Date, never = "never"): HtmlEscaped
 
 /** The layout's CSS for timeAt: the exact moment hidden (yet read aloud) until the time has focus. */
 export const TIME_STYLE = `
-.rel{text-decoration:underline dotted;cursor:help}.rel .exact{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.rel{position:relative;text-decoration:underline dotted;cursor:help;white-space:nowrap}.rel .exact{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .rel:focus .exact{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;color:var(--muted)}
 `;
