@@ -2,8 +2,10 @@
  * Calls any route of a running x402 Lookout with a real x402 client, for people trying it out:
  * pays a 402 with the demo key, or a preflight from a credit bundle (--credit, X-Credit-Id).
  *   npm run pay -- /api/v1/credits '{}'      npm run pay -- GET /api/v1/credits/<id>
+ *   WATCH_SECRET=<secret> npm run pay -- GET|DELETE /api/v1/watch/<id>
  * LOOKOUT_BASE_URL (default http://localhost:8402), PAYER_KEY (default: anvil demo account 1,
- * funded on the local devnet), MAX_PAYMENT_USDC (default 5: the most expensive route), CREDIT_ID.
+ * funded on the local devnet), MAX_PAYMENT_USDC (default 5: the most expensive route), CREDIT_ID,
+ * WATCH_SECRET (or --secret).
  */
 import { x402Client } from "@x402/core/client";
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
@@ -49,6 +51,7 @@ const pay = wrapFetchWithPayment(async (input, init) => {
 const headers: Record<string, string> = {};
 if (args.body !== undefined) headers["content-type"] = "application/json";
 if (args.creditId) headers["x-credit-id"] = args.creditId;
+if (args.watchSecret) headers.authorization = `Bearer ${args.watchSecret}`;
 const res = await pay(`${base}${args.path}`, { method: args.method, headers, ...(args.body !== undefined ? { body: args.body } : {}) }).catch((err: Error) => {
   console.error(unreachableMessage(base, err) ?? `request failed: ${err.message}`);
   process.exit(1);

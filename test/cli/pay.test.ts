@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parsePayArgs, PayUsageError } from "../../src/cli/pay/args.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { HOUR } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
@@ -68,6 +69,26 @@ describe("npm run pay", () => {
     expect(jsonOf(status.stdout)).toMatchObject({ creditId, balance: 998, used: 2, usage: { header: `X-Credit-Id: ${creditId}` } });
   });
 
+  it("buys a watch, reads and deletes it with its secret (WATCH_SECRET or --secret), and never prints the secret it was given", async () => {
+    const created = await pay(["/api/v1/watch", JSON.stringify({ url: TARGET, webhookUrl: "https://93.184.216.34/hooks/lookout", signals: ["dead"] })]);
+    expect(created.code, created.stderr).toBe(0);
+    const { watchId, secret } = jsonOf(created.stdout);
+    expect(created.stdout).toContain(`WATCH_SECRET=<its secret> npm run pay -- GET /api/v1/watch/${watchId}`);
+    expect(created.stdout.split(secret)).toHaveLength(2); // in the answer, shown once, not in the hints
+
+    const without = await pay(["GET", `/api/v1/watch/${watchId}`]);
+    expect(without.stdout).toContain("status  404");
+    expect(without.stderr).toContain("set WATCH_SECRET (or pass --secret)");
+
+    const status = await pay(["GET", `/api/v1/watch/${watchId}`], { WATCH_SECRET: secret });
+    expect(status.code, status.stderr).toBe(0);
+    expect(jsonOf(status.stdout)).toMatchObject({ watchId, state: "active" });
+    const removed = await pay(["DELETE", `/api/v1/watch/${watchId}`, "--secret", secret]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(jsonOf(removed.stdout)).toMatchObject({ watchId, state: "unsubscribed" });
+    for (const r of [status, removed]) expect(r.stdout + r.stderr).not.toContain(secret);
+  }, 90_000);
+
   it("names the cause when the service is down, instead of 'fetch failed'", async () => {
     const port = await freePort();
     const r = await pay(["GET", "/api/v1/credits/x"], { LOOKOUT_BASE_URL: `http://127.0.0.1:${port}` });
@@ -80,6 +101,17 @@ describe("npm run pay", () => {
     expect(r.stdout).toContain("status  404");
     expect(r.stderr).toContain("LOOKOUT_URL is deprecated");
     expect(r.stderr).toContain("LOOKOUT_BASE_URL");
+  });
+
+  it("sends a watch secret to a watch's own route only, and refuses --secret elsewhere without printing it", () => {
+    const secret = "f".repeat(64);
+    expect(parsePayArgs(["GET", "/api/v1/watch/w1"], { WATCH_SECRET: secret }).watchSecret).toBe(secret);
+    expect(parsePayArgs(["DELETE", "/api/v1/watch/w1", "--secret", secret], {}).watchSecret).toBe(secret);
+    expect(parsePayArgs(["/api/v1/preflight", "{}"], { WATCH_SECRET: secret }).watchSecret).toBeUndefined();
+    expect(parsePayArgs(["/api/v1/watch", "{}"], { WATCH_SECRET: secret }).watchSecret).toBeUndefined();
+    const refused = () => parsePayArgs(["GET", "/api/v1/credits/c1", "--secret", secret], {});
+    expect(refused).toThrow(new PayUsageError("--secret is for /api/v1/watch/<watchId> only"));
+    expect(() => parsePayArgs(["GET", "/api/v1/watch/w1", "--secret"], {})).toThrow("--secret needs the watch's secret");
   });
 
   it("refuses a bad command line with its usage", async () => {

@@ -1,16 +1,24 @@
-/** The command line of `npm run pay -- [METHOD] <path> ['<json body>'] [--credit <id>]`. */
+/** The command line of `npm run pay -- [METHOD] <path> ['<json body>'] [--credit <id>] [--secret <secret>]`. */
 export interface PayArgs {
   method: "GET" | "POST" | "DELETE";
   path: string;
   body: string | undefined;
   creditId: string | undefined;
+  /** A watch's secret, sent as `Authorization: Bearer` on /api/v1/watch/<id> only; never printed. */
+  watchSecret: string | undefined;
 }
 
-export const PAY_USAGE = `usage: npm run pay -- [GET|POST|DELETE] <path> ['<json body>'] [--credit <creditId>]
+export const PAY_USAGE = `usage: npm run pay -- [GET|POST|DELETE] <path> ['<json body>'] [--credit <creditId>] [--secret <watch secret>]
   npm run pay -- /api/v1/credits '{}'                                  buy a credit bundle (POST)
   npm run pay -- GET /api/v1/credits/<creditId>                        its balance (free)
   npm run pay -- /api/v1/preflight '{"url":"<url>"}' --credit <creditId>   a preflight paid from it
-LOOKOUT_BASE_URL (default http://localhost:8402), PAYER_KEY, MAX_PAYMENT_USDC (default 5), CREDIT_ID.`;
+  WATCH_SECRET=<secret> npm run pay -- GET /api/v1/watch/<watchId>     a watch's status (free)
+  WATCH_SECRET=<secret> npm run pay -- DELETE /api/v1/watch/<watchId>  unsubscribe (free)
+LOOKOUT_BASE_URL (default http://localhost:8402), PAYER_KEY, MAX_PAYMENT_USDC (default 5), CREDIT_ID,
+WATCH_SECRET (or --secret; the environment keeps it out of your shell history).`;
+
+/** Where a watch secret goes: a watch's status and unsubscribe route, nowhere else. */
+export const isWatchPath = (path: string) => /^\/api\/v1\/watch\/[^/?#]+$/.test(path);
 
 export class PayUsageError extends Error {}
 
@@ -18,13 +26,8 @@ const METHODS = ["GET", "POST", "DELETE"] as const;
 
 export function parsePayArgs(argv: readonly string[], env: Record<string, string | undefined>): PayArgs {
   const rest = [...argv];
-  let creditId = env.CREDIT_ID || undefined;
-  const flag = rest.indexOf("--credit");
-  if (flag !== -1) {
-    creditId = rest[flag + 1];
-    if (!creditId || creditId.startsWith("--")) throw new PayUsageError("--credit needs a creditId");
-    rest.splice(flag, 2);
-  }
+  const creditId = takeFlag(rest, "--credit", "a creditId") ?? (env.CREDIT_ID || undefined);
+  const secretFlag = takeFlag(rest, "--secret", "the watch's secret");
   const unknown = rest.find((a) => a.startsWith("--"));
   if (unknown) throw new PayUsageError(`unknown option ${unknown}`);
   const named = METHODS.find((m) => m === rest[0]?.toUpperCase());
@@ -41,7 +44,19 @@ export function parsePayArgs(argv: readonly string[], env: Record<string, string
   }
   const method = named ?? "POST";
   if (method === "GET" && body !== undefined) throw new PayUsageError("a GET request takes no body");
-  return { method, path, body, creditId };
+  if (secretFlag !== undefined && !isWatchPath(path)) throw new PayUsageError("--secret is for /api/v1/watch/<watchId> only");
+  const watchSecret = isWatchPath(path) ? (secretFlag ?? (env.WATCH_SECRET || undefined)) : undefined;
+  return { method, path, body, creditId, watchSecret };
+}
+
+/** Removes `flag <value>` from `rest` and answers the value; the message names what is missing, never a value. */
+function takeFlag(rest: string[], flag: string, what: string): string | undefined {
+  const at = rest.indexOf(flag);
+  if (at === -1) return undefined;
+  const value = rest[at + 1];
+  if (!value || value.startsWith("--")) throw new PayUsageError(`${flag} needs ${what}`);
+  rest.splice(at, 2);
+  return value;
 }
 
 /**
