@@ -6,7 +6,6 @@ import { promisify } from "node:util";
 
 const exec = promisify(execFile);
 export const REPO = resolve(import.meta.dirname, "../..");
-const PACKAGES = ["@x402-lookout/contracts", "@x402-lookout/client", "@x402-lookout/mcp"];
 
 export interface PackedProject {
   dir: string;
@@ -19,7 +18,7 @@ export interface PackedProject {
 }
 
 /**
- * Builds and packs the three packages (prepack runs the build), then installs the tarballs, with
+ * Builds and packs the three packages with `npm run pack:packages`, then installs the tarballs, with
  * @x402/evm and viem, into an empty project outside the repository, as a user would.
  */
 export async function packAndInstall(): Promise<PackedProject> {
@@ -27,8 +26,8 @@ export async function packAndInstall(): Promise<PackedProject> {
   const env = (extra: Record<string, string> = {}) => ({ ...cleanEnv(), ...extra });
   try {
     const started = Date.now();
-    await mkdir(join(dir, "tarballs"));
-    const pack = await exec("npm", ["pack", ...PACKAGES.flatMap((p) => ["-w", p]), "--pack-destination", join(dir, "tarballs"), "--json"], {
+    // As the README says to: `npm run pack:packages` (npm pack of the three, prepack builds them).
+    const pack = await exec("npm", ["run", "--silent", "pack:packages", "--", join(dir, "tarballs"), "--json"], {
       cwd: REPO,
       env: env(),
       maxBuffer: 16 << 20,

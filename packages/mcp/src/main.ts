@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * lookout-mcp: x402 Lookout's routes as MCP tools over stdio (`npx @x402-lookout/mcp`, or `npm run mcp` in the repository).
+ * lookout-mcp: x402 Lookout's routes as MCP tools over stdio (`npm run mcp` in the repository, or `npx lookout-mcp` where the packed tarballs are installed).
  *   LOOKOUT_BASE_URL          the service: https, or http on loopback (default http://localhost:8402)
  *   LOOKOUT_PAYER_KEY         0x-prefixed private key that pays paid tools (unset: free tools only)
  *   LOOKOUT_MAX_PAYMENT_USDC  the most one tool call may pay (default 1)

@@ -52,6 +52,9 @@ export function clientCall(def: AnyRouteDef, base: string): string {
   ].join("\n");
 }
 
+/** Not on the npm registry yet: installed from a clone's tarballs, the registry name only as what it will be. */
+const CLIENT_INSTALL = html`<code>@x402-lookout/client</code> once published; today <code>npm run pack:packages</code> in a clone of the repository, then <code>npm install</code> its <code>packed/x402-lookout-{contracts,client}-*.tgz</code>`;
+
 /** The "Try it" block: commands in <pre> (escaped by hono/html), with a copy button once JS runs. */
 export function tryIt(def: AnyRouteDef, base: string): Html {
   const params = pathParams(def);
@@ -59,7 +62,7 @@ export function tryIt(def: AnyRouteDef, base: string): Html {
   return html`<div class="try"><button type="button" class="copy" hidden aria-label="Copy the curl command">Copy</button><pre><code class="try-curl" data-route="${def.id}">${curlCommand(def, base)}</code></pre></div>
 ${params.length ? html`<p class="muted">The example's ${params.map((p) => html`<code>${p}</code>`)} stands in for yours.</p>` : ""}
 ${def.bearerSecret ? html`<p class="muted">Set <code>${SECRET_VAR}</code> first: ${def.bearerSecret}.</p>` : ""}
-${paid ? html`<p>Unpaid, this answers 402 with the payment challenge. An x402 client pays it; with the typed client (<code>npm install @x402-lookout/client @x402/evm viem</code>):</p>` : html`<p>With the typed client (<code>npm install @x402-lookout/client</code>):</p>`}
+${paid ? html`<p>Unpaid, this answers 402 with the payment challenge. An x402 client pays it; with the typed client (${CLIENT_INSTALL}, with <code>@x402/evm viem</code> to pay):</p>` : html`<p>With the typed client (${CLIENT_INSTALL}):</p>`}
 <div class="try"><button type="button" class="copy" hidden aria-label="Copy the client code">Copy</button><pre><code class="try-client" data-route="${def.id}">${clientCall(def, base)}</code></pre></div>
 ${paid && def.method === "post" ? html`<p class="muted">In a clone of the repository, with the devnet's demo key: <code>npm run pay -- ${openApiPath(def.path)} ${shellQuote(JSON.stringify(def.examples.request ?? {}))}</code></p>` : ""}`;
 }
