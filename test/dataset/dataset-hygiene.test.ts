@@ -123,7 +123,11 @@ describe("/dataset", () => {
     const ev = await c.services.dataset.evidence();
     expect(page).toContain('Evidence held: <span id="evidence-hours">2</span> hour(s) of probes');
     expect(page).toContain("18 probe(s) of 1 endpoint(s) in the last 7 days");
-    expect(page).toContain(`The first build waits for 168 hour(s) of evidence: at about <span id="next-build">${ev.nextBuildAt!.toISOString()}</span>`);
+    // In relative words, the exact moment in the <time> (issue 35 item 9).
+    expect(page).toContain(
+      `The first build waits for 168 hour(s) of evidence: at about <span id="next-build"><time class="rel" datetime="${ev.nextBuildAt!.toISOString()}"`,
+    );
+    expect(page).toMatch(/<span id="next-build"><time [^>]*>in 6 d</);
     const index: any = await (await app.request("/dataset/index.json")).json();
     expect(index.evidence).toMatchObject({
       hours: 2,

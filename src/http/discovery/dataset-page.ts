@@ -3,6 +3,7 @@ import { DATASET } from "../../services/index.js";
 import { COLUMNS, type DatasetEvidence, type PublishedDataset } from "../../services/index.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { layout, type Html } from "../pages/layout.js";
+import { exactTime, timeAt } from "../pages/time-words.js";
 
 export const datasetFileUrl = (base: string, id: number, name: string) => `${base}/dataset/${id}/${encodeURIComponent(name)}`;
 
@@ -21,20 +22,20 @@ export function humanBytes(n: number): string {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** What the evidence held says, in one sentence, and when the next build comes. */
-function evidenceLine(e: DatasetEvidence): Html {
+function evidenceLine(e: DatasetEvidence, now: Date): Html {
   const held = e.since
-    ? html`Evidence held: <span id="evidence-hours">${e.hours}</span> hour(s) of probes (since ${e.since.toISOString()}), ${e.probes7d} probe(s) of ${e.endpoints} endpoint(s) in the last 7 days.`
+    ? html`Evidence held: <span id="evidence-hours">${e.hours}</span> hour(s) of probes (since ${timeAt(e.since, now)}), ${e.probes7d} probe(s) of ${e.endpoints} endpoint(s) in the last 7 days.`
     : html`Evidence held: none yet (no endpoint has been probed).`;
   const next = !e.nextBuildAt
     ? html`The first build comes once ${e.minHours} hour(s) of probes exist.`
     : e.newestBuildAt
-      ? html`Next build: at about <span id="next-build">${e.nextBuildAt.toISOString()}</span> (weekly).`
-      : html`The first build waits for ${e.minHours} hour(s) of evidence: at about <span id="next-build">${e.nextBuildAt.toISOString()}</span>.`;
+      ? html`Next build: at about <span id="next-build">${timeAt(e.nextBuildAt, now)}</span> (weekly).`
+      : html`The first build waits for ${e.minHours} hour(s) of evidence: at about <span id="next-build">${timeAt(e.nextBuildAt, now)}</span>.`;
   return html`<p id="evidence">${held} ${next}</p>`;
 }
 
 /** /dataset: every published build with download links, sizes, dates and the licence. */
-export function datasetPage(base: string, builds: readonly PublishedDataset[], evidence: DatasetEvidence): Html {
+export function datasetPage(base: string, builds: readonly PublishedDataset[], evidence: DatasetEvidence, now: Date): Html {
   const L = DATASET.license;
   return layout(
     "Public dataset",
@@ -43,7 +44,7 @@ export function datasetPage(base: string, builds: readonly PublishedDataset[], e
 Built weekly, as CSV and JSON Lines, with a README describing every column. The raw probe-by-probe time series is not published.</p>
 <p>Licence: <a href="${L.url}">${L.name} (${L.id})</a>. Credit ${SERVICE_NAME} (${base}/dataset) when you use it.</p>
 <h2>Builds</h2>
-${evidenceLine(evidence)}
+${evidenceLine(evidence, now)}
 ${
   builds.length === 0
     ? html`<p class="muted" id="no-builds">No build has been published yet.</p>`
@@ -51,7 +52,7 @@ ${
 ${builds.map(
   (
     b,
-  ) => html`<tr><td>${b.period}<br><span class="muted">built ${b.builtAt.toISOString()}</span></td><td>${b.periodStart.toISOString()} to ${b.periodEnd.toISOString()}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
+  ) => html`<tr><td>${b.period}<br><span class="muted">built ${timeAt(b.builtAt, now)}</span></td><td>${exactTime(b.periodStart)} to ${exactTime(b.periodEnd)}</td><td>${b.files.find((f) => f.rows !== null)?.rows ?? ""}</td>
 <td><ul>${b.files.map((f) => html`<li><a href="${datasetFileUrl(base, b.id, f.name)}">${f.name}</a> · ${humanBytes(f.bytes)} (${f.bytes} bytes) · <span class="muted">sha256 <code>${f.sha256}</code></span></li>`)}</ul></td></tr>`,
 )}
 </tbody></table></div>`

@@ -68,7 +68,7 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
     return c.body(badgeSvg({ name: v.name, holder: { host: v.host, payTo: v.payTo }, state: v.state, title }), 200, SVG_HEADERS);
   });
 
-  app.get(DISCOVERY_PATHS.dataset, async (c) => c.html(datasetPage(base, await dataset.list(), await dataset.evidence())));
+  app.get(DISCOVERY_PATHS.dataset, async (c) => c.html(datasetPage(base, await dataset.list(), await dataset.evidence(), ctx.clock.now())));
   app.get(DISCOVERY_PATHS.datasetIndex, async (c) =>
     c.json(datasetIndex(base, await dataset.list(), await dataset.evidence()), 200, { "cache-control": PUBLIC_CACHE }),
   );

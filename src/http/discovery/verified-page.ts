@@ -3,9 +3,9 @@ import type { CertificateView, CriterionReport, Observed, WarningCode } from "..
 import { CRITICAL } from "../../services/index.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { layout, type Html } from "../pages/layout.js";
+import { timeAt } from "../pages/time-words.js";
 
 const show = (v: Observed) => (v === null ? "no data" : String(v));
-const when = (d: Date | null) => (d ? d.toISOString() : "never");
 /** A long token (the JWS, the embed snippet) wrapped inside the page width instead of scrolling. */
 const block = (text: string) => html`<pre class="token"><code>${text}</code></pre>`;
 const yes = (met: boolean) => (met ? html`<strong class="met">met</strong>` : html`<strong class="unmet">not met</strong>`);
@@ -14,6 +14,7 @@ const STYLE = ".token{white-space:pre-wrap;word-break:break-all}.met{color:var(-
 
 /** The public page of a certificate: its live state and the evidence behind every criterion. */
 export function verifiedPage(v: CertificateView): Html {
+  const when = (d: Date | null) => timeAt(d, v.checkedAt);
   const atIssue = new Map(v.issuedCriteria.map((c) => [c.id, c]));
   const embed = `[![${v.name}: x402 verified](${v.badgeUrl})](${v.pageUrl})`;
   return layout(
@@ -23,7 +24,7 @@ export function verifiedPage(v: CertificateView): Html {
 <p><img src="${v.badgeUrl}" alt="${v.name}: ${v.state === "verified" ? "x402 verified" : "x402 certificate lapsed"}" id="badge"></p>
 <p id="state">${
       v.state === "verified"
-        ? html`<strong>Verified.</strong> Every endpoint this certificate covers meets every criterion now, and the certificate is valid until ${v.validUntil.toISOString()}.`
+        ? html`<strong>Verified.</strong> Every endpoint this certificate covers meets every criterion now, and the certificate is valid until ${when(v.validUntil)}.`
         : html`<strong>Lapsed.</strong> This certificate no longer holds:`
     }</p>
 ${v.lapsedBecause.length ? html`<ul id="lapsed">${v.lapsedBecause.map((r) => html`<li>${r}</li>`)}</ul>` : ""}
@@ -32,10 +33,10 @@ ${v.lapsedBecause.length ? html`<ul id="lapsed">${v.lapsedBecause.map((r) => htm
 <tr><th>host</th><td><code>${v.host}</code></td></tr>
 <tr><th>payTo</th><td>${v.payTo ? html`<code>${v.payTo}</code> (${PROVEN[v.provenBy!]})` : html`<em>never proven</em>`}</td></tr>
 <tr><th>certificate id</th><td><code>${v.certId}</code></td></tr>
-<tr><th>issued</th><td>${v.issuedAt.toISOString()}</td></tr>
-<tr><th>valid until</th><td>${v.validUntil.toISOString()}</td></tr>
+<tr><th>issued</th><td>${when(v.issuedAt)}</td></tr>
+<tr><th>valid until</th><td>${when(v.validUntil)}</td></tr>
 <tr><th>endpoints covered</th><td>${v.listings.length}</td></tr>
-<tr><th>state checked</th><td>${v.checkedAt.toISOString()}</td></tr>
+<tr><th>state checked</th><td>${when(v.checkedAt)}</td></tr>
 </tbody></table>
 <h2>Criteria</h2>
 <table id="criteria"><thead><tr><th>criterion</th><th>required</th><th>now</th><th>observed now</th><th>observed at issue</th></tr></thead><tbody>
