@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PaymentRequired } from "@x402/core/types";
 import {
   createOfflineGuard,
+  guardFetch,
   lookoutPolicy,
   LookoutNetworkError,
   QuoteRefusedError,
@@ -99,7 +100,8 @@ describe("the offline guard decides catalogued payments locally", () => {
   it("asks preflight (null) for a listing not catalogued, another method, or a quote other than the one judged", async () => {
     const { guard } = await readyGuard();
     expect(guard.decide("https://a.example/api/other", "GET", req())).toBeNull();
-    expect(guard.decide(A, "POST", req())).toBeNull();
+    // Another method finds the address's listing, as the service's matcher does: the quote still has to be the one judged.
+    expect(guard.decide(A, "POST", req())).toMatchObject({ decision: "allow", entry: { url: A, method: "GET" } });
     expect(guard.decide("ftp://a.example/api/weather", "GET")).toBeNull();
     expect(guard.decide(A, "GET", req({ amount: "10001" }))).toBeNull();
     expect(guard.decide(A, "GET", req({ payTo: "0x2222222222222222222222222222222222222222" }))).toBeNull();
@@ -267,5 +269,59 @@ describe("an offline guard behind lookoutPolicy", () => {
       abort: true,
     });
     guard.stop();
+  });
+});
+
+describe("guardFetch with a ready snapshot buys no preflight for catalogued endpoints (issue 35 item 3)", () => {
+  it("decides the endpoint stage locally for URLs as agents send them, and asks preflight only on a miss or once the snapshot expired", async () => {
+    const { guard, client, preflight } = await readyGuard();
+    preflight.mockImplementation(async () => ({ ok: true, recommended_action: "pay", warnings: [], metadata: { price_usdc: "0.02" } }) as never);
+    const sent: string[] = [];
+    const decisions: Array<{ stage: string; decision: string; snapshotEntry?: unknown }> = [];
+    const guarded = guardFetch(async (input) => (sent.push(String(input)), new Response("{}")), {
+      lookout: { ...client, alternatives: async () => undefined as never },
+      offline: guard,
+      now,
+      onDecision: (d) => decisions.push(d),
+    });
+    const asSent = [`${A}?city=Lisbon`, `${A}/`, A.replace("a.example", "A.EXAMPLE"), A.replace("a.example", "a.example:443"), `${A}?city=Porto`, A];
+    for (const url of asSent) await guarded(url);
+    expect(sent).toHaveLength(6);
+    expect(preflight).not.toHaveBeenCalled();
+    expect(decisions.every((d) => d.stage === "endpoint" && d.decision === "allow" && d.snapshotEntry !== undefined)).toBe(true);
+    await expect(guarded(B)).rejects.toMatchObject({ name: "SnapshotBlockedError", reasons: ["not_ok", "action"], entry: { url: B } });
+    expect(sent).toHaveLength(6);
+    // A price cap holds at the endpoint stage too, and an entry without a price is over any cap.
+    const capped = guardFetch(async () => new Response("{}"), {
+      lookout: { ...client, alternatives: async () => undefined as never },
+      offline: guard,
+      now,
+      maxPriceUsdc: "0.001",
+    });
+    await expect(capped(A)).rejects.toMatchObject({ reasons: ["price_above_max"] });
+    expect(preflight).not.toHaveBeenCalled();
+    // An uncatalogued URL, an expired snapshot: preflight decides.
+    await guarded("https://a.example/api/other");
+    clock = T0 + 900_000;
+    await guarded(A);
+    expect(preflight).toHaveBeenCalledTimes(2);
+    guard.stop();
+  });
+
+  it("finds a route template's entry by the path it fills, and an address with two methods only by the method", async () => {
+    const template = "https://geo.example/weather/:city";
+    const snapshot = await signer.snapshot(
+      4,
+      [verdictEntry(template, { seq: 1 }), verdictEntry(A, { seq: 2 }), verdictEntry(A, { method: "POST", ok: false, action: "skip", seq: 3 })],
+      T0,
+    );
+    const store = new VerdictStore(createLookoutKeys(SNAPSHOT_BASE, signer.fetch), now);
+    await store.applySnapshot(snapshot);
+    expect(store.get("https://GEO.example/weather/Lisbon/?units=c", "GET")?.url).toBe(template);
+    expect(store.get("https://geo.example/weather/Lisbon/today", "GET")).toBeUndefined();
+    expect(store.get(`${A}/`, "post")?.action).toBe("skip");
+    expect(store.get(`${A}?x=1`, "GET")?.action).toBe("pay");
+    expect(store.get(A)).toBeUndefined();
+    expect(store.get("https://geo.example/weather/Porto")?.url).toBe(template);
   });
 });

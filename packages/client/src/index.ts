@@ -11,7 +11,14 @@ export { lookoutPolicy, type LookoutPolicy, type LookoutPolicyOptions } from "./
 export type { DecisionReason } from "./guard/decision.js";
 export type { CheckOptions } from "./guard/guard-core.js";
 export type { DecidingMode, FailMode, UnknownMode } from "./guard/modes.js";
-export { PreflightBlockedError, PreflightUnavailableError, QuoteRefusedError, type BlockReason, type LocalRefusal } from "./guard/errors.js";
+export {
+  PreflightBlockedError,
+  PreflightUnavailableError,
+  QuoteRefusedError,
+  SnapshotBlockedError,
+  type BlockReason,
+  type LocalRefusal,
+} from "./guard/errors.js";
 export { DEFAULT_NETWORKS } from "./paying-fetch.js";
 export { createOfflineGuard } from "./offline/offline-guard.js";
 export type { OfflineGuard, OfflineGuardOptions, OfflineLookout } from "./offline/types.js";

@@ -1,6 +1,6 @@
 import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { PreflightReport } from "../types.js";
-import { QuoteRefusedError, PreflightBlockedError, PreflightUnavailableError, type BlockReason } from "./errors.js";
+import { QuoteRefusedError, PreflightBlockedError, PreflightUnavailableError, SnapshotBlockedError, type BlockReason } from "./errors.js";
 import type { DecidingMode } from "./modes.js";
 
 /**
@@ -31,12 +31,13 @@ export interface GuardDecision {
   cached: boolean;
   /** The failure, when the check failed. */
   error?: unknown;
-  /** Set when an offline guard's signed snapshot decided the quote locally: its entry (no preflight was asked). */
+  /** Set when an offline guard's signed snapshot decided locally (either stage): its entry (no preflight was asked). */
   snapshotEntry?: VerdictEntry;
 }
 
-/** The error a blocking decision stands for: the verdict's block, or the failed check. */
+/** The error a blocking decision stands for: the verdict's block (preflight's or the snapshot's), or the failed check. */
 export function refusalOf(d: GuardDecision, alternatives?: PreflightBlockedError["alternatives"]): Error {
   if (d.report && d.error === undefined) return new PreflightBlockedError(d.url, d.report, d.reasons as BlockReason[], alternatives);
+  if (d.snapshotEntry && d.error === undefined) return new SnapshotBlockedError(d.url, d.snapshotEntry, d.reasons as BlockReason[], alternatives);
   return d.error instanceof PreflightUnavailableError || d.error instanceof QuoteRefusedError ? d.error : new PreflightUnavailableError(d.url, d.error);
 }

@@ -1,3 +1,4 @@
+import type { VerdictEntry } from "@x402-lookout/contracts/snapshot/schemas";
 import type { AlternativesAnswer, PreflightReport } from "../types.js";
 
 /** Why the guard stopped a payment. */
@@ -25,6 +26,21 @@ export class PreflightBlockedError extends Error {
       `payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.warnings.length ? ` (warnings: ${report.warnings.join(", ")})` : ""}`,
     );
     this.name = "PreflightBlockedError";
+  }
+}
+
+/** The guard refused to let the agent pay `url` on its offline guard's signed snapshot: the entry that decided, the reasons and, if asked for, alternatives. */
+export class SnapshotBlockedError extends Error {
+  constructor(
+    readonly url: string,
+    readonly entry: VerdictEntry,
+    readonly reasons: readonly BlockReason[],
+    readonly alternatives?: AlternativesAnswer,
+  ) {
+    super(
+      `payment to ${url} blocked by the signed snapshot (seq ${entry.seq}): ${reasons.map((r) => (r === "action" ? `recommended_action ${entry.action}` : r)).join(", ")}${entry.warnings.length ? ` (warnings: ${entry.warnings.join(", ")})` : ""}`,
+    );
+    this.name = "SnapshotBlockedError";
   }
 }
 

@@ -1,5 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { LookoutClient } from "../client.js";
+import type { OfflineDecision } from "../offline/decide.js";
 import type { OfflineGuard } from "../offline/types.js";
 import { VerdictExpiredError } from "../errors.js";
 import { VERDICT_CLOCK_TOLERANCE_SECONDS } from "../verdicts.js";
@@ -27,8 +28,9 @@ export interface CheckOptions extends ModeOptions {
   /** Every decision, for the agent's logs. */
   onDecision?: (decision: GuardDecision) => void;
   /**
-   * An offline guard (createOfflineGuard): the quote stage decides locally when its signed
-   * snapshot holds the endpoint with the very quote being signed, and asks preflight otherwise.
+   * An offline guard (createOfflineGuard): both stages decide locally when its unexpired signed
+   * snapshot holds the endpoint (at the quote stage, with the very quote being signed) and ask
+   * preflight otherwise.
    */
   offline?: Pick<OfflineGuard, "decide">;
   now?: () => number;
@@ -98,9 +100,25 @@ export function createGuardCore(options: CheckOptions) {
     });
   }
 
+  // A snapshot entry's decision: its price under the cap (unknown is over it, as preflight's metadata would be).
+  function fromSnapshot(url: string, stage: GuardDecision["stage"], local: OfflineDecision): GuardDecision {
+    const price =
+      maxPriceUsdc === undefined
+        ? []
+        : local.entry.amount === null
+          ? ["price_unknown" as const]
+          : overCap(local.entry.amount, maxPriceUsdc)
+            ? ["price_above_max" as const]
+            : [];
+    const reasons = [...local.reasons, ...price];
+    return emit({ url, stage, decision: reasons.length > 0 ? "block" : "allow", reasons, cached: false, snapshotEntry: local.entry });
+  }
+
   return {
-    /** The endpoint's verdict, before anything is sent to it. */
-    async endpoint(url: string): Promise<GuardDecision> {
+    /** The endpoint's verdict, before anything is sent to it: the snapshot's when it holds the endpoint. */
+    async endpoint(url: string, method?: string): Promise<GuardDecision> {
+      const local = options.offline?.decide(url, method);
+      if (local) return fromSnapshot(url, "endpoint", local);
       const { value, cached } = cache.get(url, () => preflight({ url }));
       let report: PreflightReport;
       try {
@@ -116,10 +134,7 @@ export function createGuardCore(options: CheckOptions) {
     /** The verdict on the requirement selected for signing, bound to its digest (quoteVerdict). */
     async quote(call: GuardedCall, paymentRequired: PaymentRequired, selected: PaymentRequirements): Promise<GuardDecision> {
       const local = options.offline?.decide(call.url, call.method, selected);
-      if (local) {
-        const reasons = overCap(local.entry.amount, maxPriceUsdc) ? [...local.reasons, "price_above_max" as const] : local.reasons;
-        return emit({ url: call.url, stage: "quote", decision: reasons.length > 0 ? "block" : "allow", reasons, cached: false, snapshotEntry: local.entry });
-      }
+      if (local) return fromSnapshot(call.url, "quote", local);
       let cached = false;
       const ask: Parameters<typeof quoteVerdict>[3]["ask"] = (key, input) => {
         const answer = cache.get(key, () => preflight(input));

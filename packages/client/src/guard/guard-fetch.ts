@@ -34,7 +34,7 @@ export function guardFetch(fetch: typeof globalThis.fetch, options: GuardOptions
   const calls = new AsyncLocalStorage<GuardedCall>();
 
   async function refusal(d: GuardDecision): Promise<Error> {
-    return refusalOf(d, d.report && options.alternatives ? await alternativesFor(d.url) : undefined);
+    return refusalOf(d, (d.report || d.snapshotEntry) && options.alternatives ? await alternativesFor(d.url) : undefined);
   }
 
   // Runs inside the x402 client's payment creation, for the calls made through this guard: the request it sent is judged.
@@ -59,7 +59,7 @@ export function guardFetch(fetch: typeof globalThis.fetch, options: GuardOptions
     const target = targetOf(new URL(requested));
     // Unchecked at this stage (the Lookout service, or the agent's own choice): its payment is still judged.
     if (target === null) return calls.run({ url: requested, requested, method }, () => fetch(input, init));
-    const d = await core.endpoint(target);
+    const d = await core.endpoint(target, method);
     if (d.decision === "block") throw await refusal(d);
     const call: GuardedCall = { url: target, requested, method };
     try {

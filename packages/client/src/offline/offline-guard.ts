@@ -4,7 +4,7 @@ import type { GuardDecision } from "../guard/decision.js";
 import { createGuardCore } from "../guard/guard-core.js";
 import { DEFAULT_BLOCK_ACTIONS } from "../guard/policy.js";
 import { decideEntry, type OfflineDecision, type OfflineRequirement } from "./decide.js";
-import { listingKey, VerdictStore } from "./store.js";
+import { VerdictStore } from "./store.js";
 import type { OfflineGuard, OfflineGuardOptions } from "./types.js";
 
 /** Decides payments from a signed verdict snapshot kept current by deltas (docs/offline-guard.md). */
@@ -56,9 +56,9 @@ export function createOfflineGuard(options: OfflineGuardOptions): OfflineGuard {
   const core = createGuardCore({ ...options, blockActions, offline: { decide } });
   async function check(url: string, method: string, paymentRequired: PaymentRequired, selected = paymentRequired.accepts[0]): Promise<GuardDecision> {
     if (!selected) throw new TypeError("the 402 offers no requirement to check");
-    const key = listingKey(url, method);
-    if (key === null) throw new TypeError(`not an http(s) URL: ${url}`);
-    return core.quote({ url: key.slice(key.indexOf(" ") + 1), method: method.toUpperCase() }, paymentRequired, selected);
+    const u = URL.canParse(url) ? new URL(url) : undefined;
+    if (u?.protocol !== "http:" && u?.protocol !== "https:") throw new TypeError(`not an http(s) URL: ${url}`);
+    return core.quote({ url: `${u.origin}${u.pathname}`, method: method.toUpperCase() }, paymentRequired, selected);
   }
 
   return {
