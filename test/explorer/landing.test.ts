@@ -90,6 +90,10 @@ describe("GET /check, the check form without JavaScript", () => {
     expect(page).toContain("Flagged: skip");
     expect(page).toContain("<strong>Decoy price</strong> (<code>decoy_price_extreme</code>)");
     expect(page).toContain(`value="${DECOY}"`);
+    // The URL as an agent sends it reaches the catalogued listing, and the page says which.
+    const asSent = await (await app.request(`/check?url=${encodeURIComponent(`${DECOY}/?symbol=ETH`)}`, from("198.51.100.1"))).text();
+    expect(asSent).toContain("Flagged: skip");
+    expect(asSent).toMatch(new RegExp(`catalogued as [A-Z]+ ${DECOY.replaceAll(".", "\\.")}<`));
   });
 
   it("shows the bare form when no URL is asked, and counts nothing", async () => {

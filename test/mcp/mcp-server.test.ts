@@ -73,8 +73,13 @@ describe("lookout-mcp over stdio", () => {
   it("calls every tool, and each returns its route's answer", async () => {
     const called: string[] = [];
     const run = async (name: string, args: Record<string, unknown> = {}) => (called.push(name), answer(name, args));
-    expect(await run("preflight-trial", { url: SKYCAST.forecast })).toMatchObject({ ok: true, recommended_action: "pay" });
-    expect(await run("preflight", { url: SKYCAST.broken })).toMatchObject({ ok: false, warnings: expect.arrayContaining(["dead"]) });
+    // URLs as a model passes the one it will pay: with a query, with a trailing slash (docs/signals.md "How a URL is matched").
+    expect(await run("preflight-trial", { url: `${SKYCAST.forecast}?city=Lisbon` })).toMatchObject({
+      ok: true,
+      recommended_action: "pay",
+      metadata: { matched: { url: SKYCAST.forecast, by: "normalized" } },
+    });
+    expect(await run("preflight", { url: `${SKYCAST.broken}/` })).toMatchObject({ ok: false, warnings: expect.arrayContaining(["dead"]) });
     expect((await run("preflight-batch", { urls: [SKYCAST.forecast, SKYCAST.broken] })).summary).toMatchObject({ total: 2, ok: 1, blocked: 1 });
     expect((await run("forensics", { url: SKYCAST.forecast })).uptime.probes_7d).toBe(168);
     expect((await run("catalog-decoys")).entries.map((e: { url: string }) => e.url)).toEqual([SKYCAST.broken]);

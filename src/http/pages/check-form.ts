@@ -29,7 +29,8 @@ form.addEventListener("submit", async (event) => {
     const r = await res.json();
     if (!res.ok) return out.replaceChildren(box(true, el("p", r.message || "The check was refused (" + res.status + ").")));
     const head = el("p"); head.append(el("strong", (!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning") + ": " + r.recommended_action), " · risk " + r.risk_score + " · confidence " + r.confidence);
-    const meta = el("p", [url, r.metadata.service, r.metadata.price_usdc && r.metadata.price_usdc + " USDC"].filter(Boolean).join(" · "), "muted");
+    const m = r.metadata.matched, as = m && m.by !== "exact" && "catalogued as " + m.method + " " + m.url;
+    const meta = el("p", [url, r.metadata.service, r.metadata.price_usdc && r.metadata.price_usdc + " USDC", as].filter(Boolean).join(" · "), "muted");
     const list = el("ul");
     for (const code of r.warnings) { const w = words[code] || { title: code, meaning: "" }; const li = el("li"); li.append(el("strong", w.title), " (", el("code", code), "): " + w.meaning); list.append(li); }
     out.replaceChildren(box(!r.ok, head, meta, r.warnings.length ? list : el("p", "No warning fired.")));

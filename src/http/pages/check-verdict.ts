@@ -11,7 +11,7 @@ export const glossaryOf = (code: string) => WARNING_GLOSSARY[code as WarningCode
 export function checkVerdict(url: string, r: SignedPreflightReport): Html {
   return html`<div class="check-answer ${r.ok ? "ok" : "bad"}">
 <p><strong>${!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
-<p class="muted">${url}${r.metadata.service ? ` · ${r.metadata.service}` : ""}${r.metadata.price_usdc ? ` · ${r.metadata.price_usdc} USDC` : ""}</p>
+<p class="muted">${url}${r.metadata.service ? ` · ${r.metadata.service}` : ""}${r.metadata.price_usdc ? ` · ${r.metadata.price_usdc} USDC` : ""}${catalogued(r)}</p>
 ${
   r.warnings.length === 0
     ? html`<p>No warning fired.</p>`
@@ -19,6 +19,10 @@ ${
 }
 </div>`;
 }
+
+/** The listing that answered, when the URL asked is another spelling of it (docs/signals.md "How a URL is matched"). */
+export const catalogued = (r: SignedPreflightReport): string =>
+  r.metadata.matched && r.metadata.matched.by !== "exact" ? ` · catalogued as ${r.metadata.matched.method} ${r.metadata.matched.url}` : "";
 
 /** A refused check (bad URL, the trial's daily limit, a timeout), said in words with its status. */
 export const checkRefused = (message: string) => html`<div class="check-answer bad" role="alert"><p>${message}</p></div>`;
