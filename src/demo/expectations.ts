@@ -54,9 +54,9 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
   },
   spa_fallback: {
     naked: "200_html",
-    warnings: ["spa_fallback"],
+    warnings: ["spa_fallback", "unchallenged"],
     delistReasons: [],
-    note: "host answers a 200 HTML app shell on any path; effective count 2 from /.well-known/x402 against 4 listed",
+    note: "host answers a 200 HTML app shell on any path, its paid listings included (unchallenged: no challenge, decision 0037); effective count 2 from /.well-known/x402 against 4 listed",
   },
   proxy_reseller: {
     naked: "402_challenge",
