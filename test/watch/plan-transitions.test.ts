@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { WatchSignalState } from "../../src/db/schema.js";
+import type { JsonObject, WatchSignalState } from "../../src/db/schema.js";
 import { knownStates, planTransitions, type LiveWatch, type StateChange } from "../../src/services/watch/plan-transitions.js";
+import { LEFT_CATALOG } from "../../src/services/watch/constants.js";
 import type { UrlVerdict } from "../../src/services/watch/watched-verdicts.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
@@ -12,20 +13,32 @@ const watch: LiveWatch = {
   alerts_remaining: 100,
   listing_id: 7,
 };
-const verdict = (state: WatchSignalState): UrlVerdict => ({ listingId: 7, state: () => state, evidence: () => ({ probes_1h: 0 }) });
+/** `dead` in `state`; the listing in the catalog unless `listed` is false (then left_catalog fires). */
+const verdict = (state: WatchSignalState, listed = true): UrlVerdict => ({
+  listingId: 7,
+  state: (signal) => (signal === LEFT_CATALOG ? (listed ? "cleared" : "fired") : state),
+  evidence: (signal): JsonObject => (signal === LEFT_CATALOG ? { listed } : { probes_1h: 0 }),
+});
 
-/** Runs the planner over a sequence of states of `dead`, carrying the stored state between steps; returns the alerts. */
-function alertsFor(states: ReadonlyArray<WatchSignalState | "unlisted">): string[] {
+type Step = WatchSignalState | "unlisted" | "left";
+
+/** Runs the planner over a sequence of steps, carrying the stored state between them; returns the alerts as signal:state. */
+function alertsOf(steps: readonly Step[], w: LiveWatch = watch): string[] {
   let stored: StateChange[] = [];
   const alerts: string[] = [];
-  for (const s of states) {
-    const verdicts = new Map(s === "unlisted" ? [] : [[watch.url_normalized, verdict(s)]]);
-    const plan = planTransitions([watch], verdicts, knownStates(stored), now);
+  for (const s of steps) {
+    const verdicts = new Map(s === "unlisted" ? [] : [[w.url_normalized, s === "left" ? verdict("unknown", false) : verdict(s)]]);
+    const plan = planTransitions([w], verdicts, knownStates(stored), now);
     stored = [...stored.filter((x) => !plan.states.some((p) => p.signal === x.signal)), ...plan.states];
-    alerts.push(...plan.deliveries.map((d) => `${d.state}`));
+    alerts.push(...plan.deliveries.map((d) => `${d.signal}:${d.state}`));
   }
   return alerts;
 }
+/** The alerts of `dead` alone. */
+const alertsFor = (steps: readonly Step[]) =>
+  alertsOf(steps)
+    .filter((a) => a.startsWith("dead:"))
+    .map((a) => a.slice("dead:".length));
 
 describe("planTransitions with unknown states", () => {
   it.each<[string, Array<WatchSignalState | "unlisted">, string[]]>([
@@ -46,5 +59,42 @@ describe("planTransitions with unknown states", () => {
     expect(plan.states).toEqual([{ watch_id: "w1", signal: "dead", state: "unknown", decided: "fired", evidence: { probes_1h: 0 } }]);
     expect(plan.deliveries).toEqual([]);
     expect(plan.spent).toEqual([]);
+  });
+});
+
+describe("planTransitions when the listing leaves the catalog", () => {
+  it.each<[string, Step[], string[]]>([
+    ["a listing that stays listed: left_catalog is recorded cleared, silently", ["cleared", "cleared"], []],
+    ["it leaves: one alert, however many evaluations follow", ["cleared", "left", "left", "left"], ["left_catalog:fired"]],
+    ["it returns: one more", ["cleared", "left", "left", "cleared", "cleared"], ["left_catalog:fired", "left_catalog:cleared"]],
+    ["a URL never listed is not 'left': silent", ["unlisted", "unlisted"], []],
+    ["a listing found gone at the watch's first look alerts once", ["left", "left"], ["left_catalog:fired"]],
+    ["a fired signal goes unknown with it, silently", ["fired", "left"], ["dead:fired", "left_catalog:fired"]],
+  ])("%s", (_name, steps, alerts) => {
+    expect(alertsOf(steps)).toEqual(alerts);
+  });
+
+  it("charges its alert like any other, delivers it as watch.signal.fired, and records it skipped without alerts left", () => {
+    const listed = planTransitions([watch], new Map([[watch.url_normalized, verdict("cleared")]]), new Map(), now);
+    const left = planTransitions([watch], new Map([[watch.url_normalized, verdict("cleared", false)]]), knownStates(listed.states), now);
+    expect(left.deliveries).toEqual([
+      {
+        id: expect.any(String),
+        watch_id: "w1",
+        signal: LEFT_CATALOG,
+        state: "fired",
+        status: "pending",
+        payload: expect.objectContaining({ type: "watch.signal.fired", signal: LEFT_CATALOG, evidence: { listed: false }, alertsRemaining: 99 }),
+      },
+    ]);
+    expect(left.spent).toEqual([{ id: "w1", n: 1 }]);
+    const broke = planTransitions(
+      [{ ...watch, alerts_remaining: 0 }],
+      new Map([[watch.url_normalized, verdict("cleared", false)]]),
+      knownStates(listed.states),
+      now,
+    );
+    expect(broke.deliveries.map((d) => d.status)).toEqual(["skipped_quota_exceeded"]);
+    expect(broke.spent).toEqual([]);
   });
 });

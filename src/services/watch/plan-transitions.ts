@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { DeliveryStatus, JsonObject, SignalState, WatchSignalState } from "../../db/schema.js";
-import type { WarningCode } from "../signals/constants.js";
+import { LEFT_CATALOG } from "./constants.js";
 import { UNLISTED_EVIDENCE } from "./evidence.js";
-import type { UrlVerdict } from "./watched-verdicts.js";
+import type { UrlVerdict, WatchSignal } from "./watched-verdicts.js";
 
 export interface LiveWatch {
   id: string;
@@ -45,6 +45,9 @@ export interface TransitionPlan {
 
 const stateKey = (watchId: string, signal: string) => `${watchId}\u0000${signal}`;
 
+/** The subscribed signals, then left_catalog, which every watch hears (decision 0039). */
+const heard = (w: LiveWatch) => [...(w.signals as WatchSignal[]), LEFT_CATALOG] as const;
+
 /**
  * Compares the state of each (watch, signal) now with its stored one. Every change of state is
  * recorded; alerts follow the last decided (fired or cleared) state only: one per change, never
@@ -52,7 +55,8 @@ const stateKey = (watchId: string, signal: string) => `${watchId}\u0000${signal}
  * cleared -> unknown -> cleared is silent and fired -> unknown -> cleared alerts once. A first
  * decision is silent when cleared and alerted once when it already fires. Each alert is charged
  * once, here, whatever its later attempts; with no alert left it is recorded as
- * skipped_quota_exceeded and never sent.
+ * skipped_quota_exceeded and never sent. Besides its subscribed signals every watch hears
+ * left_catalog, by the same rules: one alert when its listing leaves the catalog, one if it returns.
  */
 export function planTransitions(
   watches: readonly LiveWatch[],
@@ -66,11 +70,11 @@ export function planTransitions(
     const listingId = verdict?.listingId ?? null;
     if (listingId !== (w.listing_id === null ? null : Number(w.listing_id))) plan.listings.push({ id: w.id, listing_id: listingId });
     let remaining = w.alerts_remaining;
-    for (const signal of w.signals) {
-      const state = verdict ? verdict.state(signal as WarningCode) : "unknown";
+    for (const signal of heard(w)) {
+      const state = verdict ? verdict.state(signal) : "unknown";
       const previous = known.get(stateKey(w.id, signal));
       if (previous?.state === state) continue;
-      const evidence = verdict ? verdict.evidence(signal as WarningCode) : UNLISTED_EVIDENCE;
+      const evidence = verdict ? verdict.evidence(signal) : UNLISTED_EVIDENCE;
       const decided = state === "unknown" ? (previous?.decided ?? null) : state;
       plan.states.push({ watch_id: w.id, signal, state, decided, evidence });
       if (state === "unknown" || state === (previous?.decided ?? "cleared")) continue;

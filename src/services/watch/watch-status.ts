@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DeliveryStatus, Database, JsonObject, SignalState, WatchSignalState } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
-import { STATUS_DELIVERIES } from "./constants.js";
+import { LEFT_CATALOG, STATUS_DELIVERIES } from "./constants.js";
 import { secretMatches } from "./secrets.js";
 import { paidFor, watchState, type WatchState } from "./watch-activity.js";
 
@@ -17,6 +17,8 @@ export interface WatchStatus {
   alertsRemaining: number;
   /** Last evaluated state of each subscribed signal; "unknown" too little evidence, or before the first evaluation. */
   signalStates: Array<{ signal: string; state: WatchSignalState; since: Date | null; evidence: JsonObject }>;
+  /** Whether the watched URL is a listing of the catalog: false once it left (left_catalog fired), null before it was ever listed or evaluated. */
+  listing: { listed: boolean | null; since: Date | null; evidence: JsonObject };
   /** The newest deliveries first. */
   deliveries: Array<{
     webhookId: string;
@@ -72,6 +74,7 @@ export async function watchStatus(deps: { db: Kysely<Database>; clock: Clock }, 
       const s = bySignal.get(signal);
       return { signal, state: s?.state ?? "unknown", since: s?.changed_at ?? null, evidence: s?.evidence ?? {} };
     }),
+    listing: listingOf(bySignal.get(LEFT_CATALOG)),
     deliveries: deliveries.map((d) => ({
       webhookId: d.id,
       signal: d.signal,
@@ -85,6 +88,12 @@ export async function watchStatus(deps: { db: Kysely<Database>; clock: Clock }, 
       deliveredAt: d.delivered_at,
     })),
   };
+}
+
+/** The watch's left_catalog state as the status tells it: listed, left, or not known. */
+function listingOf(s: { state: WatchSignalState; changed_at: Date; evidence: JsonObject } | undefined): WatchStatus["listing"] {
+  if (!s || s.state === "unknown") return { listed: null, since: null, evidence: s?.evidence ?? {} };
+  return { listed: s.state === "cleared", since: s.changed_at, evidence: s.evidence };
 }
 
 /**

@@ -16,7 +16,7 @@ export const DELIVERY_FORMAT = {
     type: "watch.signal.fired or watch.signal.cleared",
     watchId: "the watch",
     url: "the watched URL as subscribed",
-    signal: "the warning code that changed",
+    signal: "the warning code that changed, or left_catalog (every watch: fired when the listing leaves the catalog, cleared when it returns)",
     state: "fired or cleared",
     evidence: "the numbers the signal was decided on, with the threshold they were held against",
     firedAt: "when the change was detected (ISO 8601)",

@@ -55,6 +55,7 @@ export const STATUS_EXAMPLE = {
       evidence: { price_usdc: 0.001, threshold_usdc: 1000, last_probe_at: "2026-11-20T11:58:40.000Z" },
     },
   ],
+  listing: { listed: true, since: "2026-11-20T12:00:02.000Z", evidence: { listed: true, last_seen_at: "2026-11-21T09:35:00.000Z", left_at: null } },
   deliveries: [
     {
       webhookId: "5e1f0a3b-7c2d-4e8f-9a6b-1c3d5e7f9a0b",

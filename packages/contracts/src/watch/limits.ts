@@ -15,3 +15,9 @@ export const RETRY_DELAYS_MS: readonly number[] = [5_000, 30_000, 2 * 60_000, 10
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Each delay is scaled by a random factor in [1 - JITTER, 1 + JITTER], so retries spread out. */
 export const RETRY_JITTER = 0.25;
+
+/**
+ * The signal every watch hears without subscribing (decision 0039): `fired` when the watched
+ * listing leaves the catalog, `cleared` when it is listed again. Not a warning code.
+ */
+export const LEFT_CATALOG = "left_catalog";

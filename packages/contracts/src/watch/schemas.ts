@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_CODES } from "../codes.js";
 import { dateTime, httpUrlField } from "../common.js";
 import { WarningCodeSchema } from "../preflight/schemas.js";
-import { MAX_SIGNALS } from "./limits.js";
+import { LEFT_CATALOG, MAX_SIGNALS } from "./limits.js";
 import { webhookUrlSyntaxProblem } from "./webhook-url.js";
 
 const signalName = z.enum(ALL_CODES as unknown as [string, ...string[]], {
@@ -86,11 +86,18 @@ export const WatchStatusSchema = z.object({
       }),
     )
     .describe("the last evaluated state of each subscribed signal"),
+  listing: z
+    .object({
+      listed: z.boolean().nullable().describe("false once the listing left the catalog; null while the URL was never listed or before the first evaluation"),
+      since: dateTime().nullable().describe("when the alerter saw the listing leave or return"),
+      evidence: z.record(z.string(), z.unknown()).describe("listed, last_seen_at, left_at"),
+    })
+    .describe("whether the watched URL is still listed: every watch hears left_catalog (fired when it leaves, cleared when it returns) without subscribing"),
   deliveries: z
     .array(
       z.object({
         webhookId: z.string().uuid().describe("the webhook-id header of every attempt"),
-        signal: WarningCodeSchema,
+        signal: z.union([WarningCodeSchema, z.literal(LEFT_CATALOG)]).describe("a subscribed warning code, or left_catalog"),
         state: z.enum(["fired", "cleared"]),
         status: z.enum(["pending", "delivered", "failed", "skipped_quota_exceeded"]),
         attempts: z.number().int(),

@@ -29,6 +29,7 @@ export function statusBody(s: WatchStatus) {
     unsubscribedAt: iso(s.unsubscribedAt),
     alertsRemaining: s.alertsRemaining,
     signalStates: s.signalStates.map((x) => ({ ...x, since: iso(x.since) })),
+    listing: { ...s.listing, since: iso(s.listing.since) },
     deliveries: s.deliveries.map((d) => ({
       ...d,
       createdAt: d.createdAt.toISOString(),
