@@ -15,7 +15,11 @@ export const OVERVIEW_AGE = { freshMs: 15_000, maxAgeMs: 30_000 } as const;
  * The landing page's live figures. Counting every stored verdict's warnings takes tens of
  * milliseconds at 100,000 listings, so one read serves every view while fresh.
  */
-export function createOverviewService(handle: Pick<DbHandle, "db">, clock: Clock, { freshMs = OVERVIEW_AGE.freshMs, maxAgeMs = OVERVIEW_AGE.maxAgeMs } = {}) {
+export function createOverviewService(
+  handle: Pick<DbHandle, "db">,
+  clock: Clock,
+  { freshMs = OVERVIEW_AGE.freshMs, maxAgeMs = OVERVIEW_AGE.maxAgeMs }: { freshMs?: number; maxAgeMs?: number } = {},
+) {
   let last: OverviewFigures | undefined;
   let pending: Promise<OverviewFigures> | undefined;
 
