@@ -8,15 +8,10 @@ function reference(rows: readonly CandidateRow[], k: MatchKeys, limit: number) {
   let total = 0;
   for (const r of rows) {
     const taskMatch = k.taskClass !== null && (r.category?.toLowerCase() === k.taskClass || (r.tags ?? []).includes(k.taskClass));
-    // Never across categories on price alone: a target with a category keeps price matches in it.
-    const sameCategory = k.category === null || r.category?.toLowerCase() === k.category.toLowerCase();
+    // Never on price alone: inside the target's category, else sharing one of its own tags.
+    const near = k.category !== null ? r.category?.toLowerCase() === k.category.toLowerCase() : (k.tags ?? []).some((t) => (r.tags ?? []).includes(t));
     const inRange =
-      sameCategory &&
-      k.price !== null &&
-      k.price > 0 &&
-      r.price !== null &&
-      r.price >= k.price / SIMILAR_PRICE_FACTOR &&
-      r.price <= k.price * SIMILAR_PRICE_FACTOR;
+      near && k.price !== null && k.price > 0 && r.price !== null && r.price >= k.price / SIMILAR_PRICE_FACTOR && r.price <= k.price * SIMILAR_PRICE_FACTOR;
     const tier =
       k.serviceId !== null && r.service_id === k.serviceId
         ? 0
@@ -51,6 +46,7 @@ const keys = fc.record({
   domain: fc.option(pick(["a.example", "c.example", "z.example"])),
   category: fc.option(pick(["Geo", "geo", "AI", "data", "none"])),
   taskClass: fc.option(pick(["geo", "tiles", "ai", "none"])),
+  tags: fc.option(fc.array(pick(["tiles", "weather", "none"]), { maxLength: 2 })),
   price: fc.option(pick([0, 0.001, 0.004, 0.01, 0.1, 2500])),
 });
 
@@ -83,8 +79,9 @@ describe("CandidatePool.match", () => {
         serviceId: `s${n % 8}`,
         providerId: `p${n % 6}`,
         domain: `d${n % 12}`,
-        category: `c${n % 4}`,
+        category: n % 3 === 0 ? null : `c${n % 4}`,
         taskClass: `t${n % 5}`,
+        tags: n % 2 === 0 ? null : [`t${n % 3}`],
         price: 0.001 * (1 + (n % 10)),
       };
       expect(pool.match(k, 1 + (n % 10))).toEqual(reference(rows, k, 1 + (n % 10)));

@@ -55,7 +55,7 @@ beforeAll(async () => {
     },
     healthy(),
   );
-  // No category: price alone is all it can be matched on.
+  // No category and no tags: nothing says what it does, so a price alone matches nothing (decision 0039).
   const uncategorized = await seed({ url: "https://nocat.example/q", service: "NoCat", provider: "0xnocat", price: "0.003" }, healthy());
   await ctx.db.db.updateTable("listings").set({ category: null }).where("id", "=", uncategorized).execute();
   // Zombie service: every endpoint erroring.
@@ -194,16 +194,13 @@ describe("alternatives", () => {
     expect(b.candidate_count).toBe(1);
   });
 
-  it("never crosses category on price alone; a target without a category matches on price", async () => {
+  it("never matches on price alone: not across categories, and not for a target without a category or tags", async () => {
     const weather = await body(await paid("/api/v1/alternatives", { url: "https://wx.example/v1/dead", limit: 10 }));
     expect(weather.alternatives.map((a: { url: string }) => a.url)).not.toContain("https://cheap.example/x");
-    const b = await body(await paid("/api/v1/alternatives", { url: "https://nocat.example/q", limit: 10 }));
-    expect(b.alternatives.map((a: { url: string; match_reason: string }) => [a.url, a.match_reason]).sort()).toEqual([
-      ["https://cheap.example/x", "similar_price"],
-      ["https://other.example/radar", "similar_price"],
-      ["https://wx.example/v1/forecast", "similar_price"],
-      ["https://wx.example/v1/hourly", "similar_price"],
-    ]);
+    // Four healthy candidates within a factor of 3 of its price: none is offered on price alone.
+    const res = await paid("/api/v1/alternatives", { url: "https://nocat.example/q", limit: 10 });
+    expect(res.status).toBe(404);
+    expect(await body(res)).toMatchObject({ error: "no_alternatives", payment_settled: false });
   });
 
   it("matches a task class against categories and tags, case-insensitive", async () => {

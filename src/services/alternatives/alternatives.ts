@@ -4,7 +4,7 @@ import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
 import { matchRows, templatesByHost } from "../../db/read-models/match-rows.js";
 import { createRowsByKey } from "../../db/read-models/rows-by-key.js";
-import { domainOf } from "../catalog/index.js";
+import { categoryIsSet, domainOf, specificTags } from "../catalog/index.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { NotFound } from "../errors.js";
 import type { MatchKeys } from "./candidate-pool.js";
@@ -51,6 +51,7 @@ function createTargetLookup(handle: Pick<DbHandle, "db" | "prepared">) {
     providerName().as("provider"),
     "l.domain",
     "l.category",
+    "l.tags",
     sql<string | null>`l.price_usdc::text`.as("price_usdc"),
     "l.currency",
   ]);
@@ -73,11 +74,13 @@ async function alternatives(lookup: TargetLookup, current: () => Promise<Candida
         serviceId: target.service_id,
         providerId: target.provider_id,
         domain: target.domain,
-        category: target.category,
+        // Only a category that names what the target is; else similar prices must share a tag of its own (decision 0039).
+        category: categoryIsSet(target.category, target.tags) ? target.category : null,
         taskClass,
+        tags: specificTags(target.tags),
         price: target.price_usdc === null ? null : Number(target.price_usdc),
       }
-    : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, price: null };
+    : { excludeId: -1, serviceId: null, providerId: null, domain: q.url ? domainOf(q.url) : null, category: null, taskClass, tags: null, price: null };
 
   const { picks, total } = pool.match(keys, q.limit);
   if (picks.length === 0) {

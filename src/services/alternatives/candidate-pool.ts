@@ -1,6 +1,7 @@
 /**
- * similar_price: within this factor of the target's price, either way, and never across
- * categories: when the target has a category, a price-only match must share it (case-insensitive).
+ * similar_price: within this factor of the target's price, either way, and never on price alone:
+ * inside the target's category when it has one (case-insensitive), else sharing one of its own
+ * tags (decision 0039).
  */
 export const SIMILAR_PRICE_FACTOR = 3;
 
@@ -25,6 +26,8 @@ export interface MatchKeys {
   category: string | null;
   /** Lower-cased; matched against categories and tags, case-insensitive. */
   taskClass: string | null;
+  /** Lower-cased tags a similar-price candidate shares with a target that has no category. */
+  tags: readonly string[] | null;
   price: number | null;
 }
 
@@ -38,10 +41,6 @@ export interface PoolMatch {
 const NONE = -1;
 const EMPTY = new Int32Array(0);
 
-function* range(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
-}
-
 /** Two ascending position lists as one, without repeats. */
 function* merged(a: Int32Array, b: Int32Array): Generator<number> {
   let x = 0;
@@ -54,6 +53,9 @@ function* merged(a: Int32Array, b: Int32Array): Generator<number> {
   }
 }
 
+/** Ascending position lists as one, without repeats. */
+const union = (lists: readonly Int32Array[]) => lists.reduce((a, b) => Int32Array.from(merged(a, b)), EMPTY);
+
 /** How many of these positions pass the test. */
 function countIn(positions: Int32Array, test: (i: number) => boolean): number {
   let n = 0;
@@ -61,24 +63,12 @@ function countIn(positions: Int32Array, test: (i: number) => boolean): number {
   return n;
 }
 
-/** How many entries of an ascending array are below v (or at or below it, when inclusive). */
-function countBelow(sorted: Float64Array, v: number, inclusive: boolean): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v || (inclusive && sorted[mid] === v)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Every eligible alternative of the catalog, held in typed arrays in ranking order (7-day uptime,
  * then 1-hour latency, then URL). Each candidate's match tier is the first of same service,
  * provider, domain, category/task class and similar price it meets; posting lists per key (in
- * ranking order too) and the sorted prices give any target its exact count and each tier's best
- * without a pass over the pool (see match()).
+ * ranking order too) give any target its exact count and each tier's best without a pass over
+ * the pool (see match()).
  * Strings are interned to small integers; with the posting lists, about 85 bytes per candidate.
  */
 export class CandidatePool {
@@ -97,8 +87,6 @@ export class CandidatePool {
     private readonly keys: Map<string, number>,
     /** Positions (ascending, so in ranking order) of the candidates carrying each key. */
     private readonly postings: Map<number, Int32Array>,
-    /** Candidate prices sorted ascending (NaN left out), to count a price range by binary search. */
-    private readonly sortedPrices: Float64Array,
   ) {
     this.seen = new Int32Array(ids.length);
   }
@@ -154,17 +142,16 @@ export class CandidatePool {
       for (let t = tagStart[i]!; t < tagStart[i + 1]!; t++) post(tags[t]!, i);
     }
     const postings = new Map([...lists].map(([k, list]) => [k, Int32Array.from(list)]));
-    const sortedPrices = price.filter((p) => !Number.isNaN(p)).sort();
-    return new CandidatePool(ids, service, provider, domain, category, categoryLower, tagStart, tags, price, keys, postings, sortedPrices);
+    return new CandidatePool(ids, service, provider, domain, category, categoryLower, tagStart, tags, price, keys, postings);
   }
 
   /**
    * The candidates of a target, by posting lists rather than a pass over the pool: the keyed
    * tiers (service, provider, domain, category/task class) are the union of at most five lists,
-   * and the similar-price tier is counted by two binary searches over the sorted prices, so a
-   * call costs the size of those lists (a category can hold an eighth of the catalog) plus, only
-   * when the keyed tiers leave the limit unfilled, a scan in ranking order for price matches that
-   * stops at the limit.
+   * and the similar-price tier is counted over the target's category list (or its tags' lists),
+   * so a call costs the size of those lists (a category can hold an eighth of the catalog) plus,
+   * only when the keyed tiers leave the limit unfilled, a scan of that scope for price matches
+   * that stops at the limit.
    */
   match(k: MatchKeys, limit: number): PoolMatch {
     const lookup = (kind: string, v: string | null) => (v === null ? NONE - 1 : (this.keys.get(`${kind}\u0000${v}`) ?? NONE - 1));
@@ -177,10 +164,12 @@ export class CandidatePool {
     // Without a target price the range is empty (NaN compares false).
     const lo = hasPrice ? k.price! / SIMILAR_PRICE_FACTOR : Number.NaN;
     const hi = hasPrice ? k.price! * SIMILAR_PRICE_FACTOR : Number.NaN;
-    // A target with a category keeps price matches inside it (an unknown key matches no one).
+    // Never on price alone: inside the target's category, else among candidates sharing one of its tags (an unknown key matches no one).
     const sameCat = k.category === null ? null : lookup("t", k.category.toLowerCase());
+    const ownTags = sameCat === null ? (k.tags ?? []).map((t) => lookup("t", t)).filter((t) => t >= 0) : [];
     const { ids, service, provider, domain, category, categoryLower, price } = this;
-    const inRange = (i: number) => price[i]! >= lo && price[i]! <= hi && (sameCat === null || categoryLower[i] === sameCat);
+    const near = (i: number) => (sameCat === null ? ownTags.some((t) => this.hasTag(i, t)) : categoryLower[i] === sameCat);
+    const inRange = (i: number) => price[i]! >= lo && price[i]! <= hi && near(i);
     /** The first tier candidate i meets (0 = same_service .. 4 = similar_price), or -1. */
     const tierOf = (i: number): number => {
       if (service[i] === svc) return 0;
@@ -192,14 +181,10 @@ export class CandidatePool {
     const list = (key: number) => this.postings.get(key) ?? EMPTY;
     const keyed = [list(svc), list(prov), list(dom), list(cat), list(task)];
 
-    // Price matches are every candidate the next list holds that is in range: the whole pool, or the category's.
-    const priceScope = sameCat === null ? range(ids.length) : list(sameCat);
+    // Price matches are the candidates in range among the category's list, or its tags' lists.
+    const priceScope = !hasPrice ? EMPTY : sameCat === null ? union(ownTags.map(list)) : list(sameCat);
     // Count: every price match, plus each keyed candidate outside the price range, once.
-    let total = !hasPrice
-      ? 0
-      : sameCat === null
-        ? countBelow(this.sortedPrices, hi, true) - countBelow(this.sortedPrices, lo, false)
-        : countIn(list(sameCat), inRange);
+    let total = countIn(priceScope, inRange);
     if (++this.stamp === 0x7fffffff) this.seen.fill((this.stamp = 0));
     const stamp = this.stamp;
     let targetMatched = false;
@@ -230,7 +215,7 @@ export class CandidatePool {
     take(1, keyed[1]!);
     take(2, keyed[2]!);
     take(3, merged(keyed[3]!, keyed[4]!));
-    if (hasPrice && picks.length < limit) take(4, priceScope);
+    if (picks.length < limit) take(4, priceScope);
     return { picks, total };
   }
 
@@ -240,8 +225,11 @@ export class CandidatePool {
   }
 
   private matchesTask(i: number, task: number): boolean {
-    if (this.categoryLower[i] === task) return true;
-    for (let t = this.tagStart[i]!; t < this.tagStart[i + 1]!; t++) if (this.tags[t] === task) return true;
+    return this.categoryLower[i] === task || this.hasTag(i, task);
+  }
+
+  private hasTag(i: number, tag: number): boolean {
+    for (let t = this.tagStart[i]!; t < this.tagStart[i + 1]!; t++) if (this.tags[t] === tag) return true;
     return false;
   }
 }

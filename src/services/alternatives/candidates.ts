@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { categoryIsSet } from "../catalog/category.js";
 import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { confidenceOf, verdictFrom } from "../signals/engine.js";
 import { CandidatePool } from "./candidate-pool.js";
@@ -104,5 +105,6 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
       avg_latency_1h_ms: r.avg_latency_1h_ms,
     });
   }
-  return { pool: CandidatePool.fromRows(rows), items };
+  // A fallback category matches nothing (decision 0039): the pool sees none; the answer lists it.
+  return { pool: CandidatePool.fromRows(rows.map((r) => (categoryIsSet(r.category, r.tags) ? r : { ...r, category: null }))), items };
 }

@@ -23,3 +23,17 @@ export function categoryOf(tags: readonly string[]): Category | null {
   }
   return tags.length > 0 ? "other" : null;
 }
+
+/**
+ * Whether a listing's category names what it is (decision 0039). None, "other", and a category
+ * its tags give only through a later, umbrella tag ("translation", "ai" -> ai: the first tag,
+ * what it is, maps onto nothing) are fallbacks, which alternatives do not match on.
+ */
+export function categoryIsSet(category: string | null, tags: readonly string[] | null): boolean {
+  if (category === null || category === "other") return false;
+  const [first, ...later] = tags ?? [];
+  return first === undefined || LOOKUP.get(tagKey(first)) === category || categoryOf(later) !== category;
+}
+
+/** The lower-cased tags the vocabulary does not map: what a listing is, more narrowly than a category says. */
+export const specificTags = (tags: readonly string[] | null): string[] => (tags ?? []).filter((t) => !LOOKUP.has(tagKey(t))).map((t) => t.toLowerCase());

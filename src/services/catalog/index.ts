@@ -1,5 +1,5 @@
 export { CATEGORIES, type Category } from "./constants.js";
-export { categoryOf } from "./category.js";
+export { categoryIsSet, categoryOf, specificTags } from "./category.js";
 export { domainOf, providerIdOf, serviceIdOf } from "./group-keys.js";
 export { runIngestCycle } from "./ingest-cycle.js";
 export { ingestMetrics, type IngestMetrics } from "./ingest-metrics.js";
