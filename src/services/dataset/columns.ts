@@ -33,11 +33,16 @@ export const COLUMNS: readonly Column[] = [
   { name: "currency", type: "string", description: "currency of the price", value: (r) => r.currency },
   { name: "network", type: "string", description: "CAIP-2 payment network of the listing", value: (r) => r.network },
   { name: "first_seen_at", type: "date-time", description: "when the listing was first seen in a catalog", value: (r) => iso(r.first_seen_at) },
-  { name: "probes_7d", type: "integer", description: "probes in the last 7 days", value: (r) => r.probes_7d ?? 0 },
+  {
+    name: "probes_7d",
+    type: "integer",
+    description: "probes in the last 7 days that judged the endpoint (healthy or error; decision 0037)",
+    value: (r) => r.probes_7d ?? 0,
+  },
   {
     name: "healthy_7d",
     type: "integer",
-    description: "healthy probes (a parseable x402 challenge or a 2xx) in the last 7 days",
+    description: "healthy probes (a parseable x402 challenge, or a 2xx of a listing without a listed price) in the last 7 days",
     value: (r) => r.healthy_7d ?? 0,
   },
   {
@@ -57,7 +62,12 @@ export const COLUMNS: readonly Column[] = [
   { name: "p99_latency_7d_ms", type: "integer", description: "99th percentile latency over 7 days, ms", value: (r) => r.p99_latency_7d_ms },
   { name: "max_latency_7d_ms", type: "integer", description: "largest latency over 7 days, ms", value: (r) => r.max_latency_7d_ms },
   { name: "last_probe_at", type: "date-time", description: "time of the latest probe", value: (r) => iso(r.last_probe_at) },
-  { name: "last_outcome", type: "string", description: "healthy or error: the latest probe's outcome", value: (r) => r.last_outcome },
+  {
+    name: "last_outcome",
+    type: "string",
+    description: "healthy, error or unchallenged (a paid listing's 2xx without a challenge): the latest probe that reached the endpoint",
+    value: (r) => r.last_outcome,
+  },
   { name: "warnings", type: "string list", description: "warning codes in force (spec 2.1, forensics codes included)", value: (r) => r.warnings ?? [] },
   { name: "blacklist_reasons", type: "string list", description: "decoy_price_extreme, zombie, dead_7d, mostly_dead", value: (r) => r.blacklist_reasons ?? [] },
   {
