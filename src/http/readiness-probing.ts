@@ -1,8 +1,16 @@
 import type { DbHandle } from "../db/client.js";
 import { readRefusedListings, type RefusedListings } from "../db/read-models/operations-state.js";
-import type { Check } from "./readiness.js";
 
 const HOUR_MS = 3_600_000;
+
+/** One /readyz check (readiness.ts re-exports it). */
+export interface Check {
+  ok: boolean;
+  reason: string;
+  age_seconds?: number;
+  /** probing: active listings whose newest probe the SSRF guard refused (decision 0037). */
+  refused_listings?: number;
+}
 
 /**
  * Refusals this recent count: two probe intervals (every active listing was due in them), at

@@ -1,16 +1,10 @@
 import type { AppContext } from "../context.js";
 import { readFreshness, type Freshness } from "../db/read-models/operations-state.js";
-import { probingCheck, readProbing } from "./readiness-probing.js";
+import { probingCheck, readProbing, type Check } from "./readiness-probing.js";
 import { shownUrl } from "../lib/redact.js";
 import { withDeadline } from "../lib/transient-errors.js";
 
-export interface Check {
-  ok: boolean;
-  reason: string;
-  age_seconds?: number;
-  /** probing: active listings whose newest probe the SSRF guard refused (decision 0037). */
-  refused_listings?: number;
-}
+export type { Check } from "./readiness-probing.js";
 export interface ReadyReport {
   ready: boolean;
   checks: Record<"process" | "database" | "verdicts" | "catalog" | "facilitator" | "probing", Check>;
