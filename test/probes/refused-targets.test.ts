@@ -1,11 +1,10 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.js";
 import { startProber } from "../../src/workers/prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { body } from "../helpers/http.js";
 import { insertListings, paymentRequiredHeader, send402, startServer, v2Challenge, type TestServer } from "./helpers.js";
+import { captureLog } from "../helpers/log-capture.js";
 
 // Issue 35 item 4 (decision 0037): an operator's first run against a loopback catalog without
 // ALLOW_PRIVATE_TARGETS stores refusals as `blocked`, says so once in the log and on /readyz,
@@ -13,19 +12,11 @@ import { insertListings, paymentRequiredHeader, send402, startServer, v2Challeng
 const INTERVAL_MS = 600_000;
 let ctx: TestContext;
 let server: TestServer;
-const logLines: Array<Record<string, unknown>> = [];
+const captured = captureLog();
 
 beforeAll(async () => {
   ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "false" });
-  ctx.log = pino(
-    { level: "info" },
-    new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        logLines.push(JSON.parse(chunk.toString()));
-        cb();
-      },
-    }),
-  );
+  ctx.log = captured.log;
   server = await startServer((req, res) => {
     req.resume();
     if ((req.url ?? "").startsWith("/__lookout_probe_")) return void res.writeHead(404).end();
@@ -56,7 +47,7 @@ const snapshots = () =>
     .orderBy("listing_id")
     .execute();
 const probing = async () => (await body(await createApp({ ctx, routes: [] }).request("/readyz"))).checks.probing;
-const warnings = () => logLines.filter((l) => l.level === 40 && String(l.msg).includes("ALLOW_PRIVATE_TARGETS"));
+const warnings = () => captured.lines.filter((l) => l.level === 40 && String(l.msg).includes("ALLOW_PRIVATE_TARGETS"));
 
 /** Runs `cycles` probe cycles of one prober, the clock a probe interval on before each. */
 async function cycles(allowPrivate: boolean, n: number) {
