@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 import { matchKey, pickListing, type MatchCandidate, type MatchedBy } from "@x402-lookout/contracts/url-match";
+import { groupBy } from "../../lib/group-by.js";
 
 /** What is looked up: a URL as an agent sends it, and the method when known. */
 export interface LookupTarget {
@@ -51,8 +52,6 @@ export function templatesByHost<R>(
       .orderBy(sql`l.is_active`, "desc")
       .orderBy(sql`l.last_seen_at`, "desc")
       .execute()) as Array<R & { template_host: string }>;
-    const byHost = new Map<string, R[]>();
-    for (const r of rows) byHost.set(r.template_host, [...(byHost.get(r.template_host) ?? []), r]);
-    return byHost;
+    return groupBy(rows, (r) => r.template_host);
   };
 }

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type SelectQueryBuilder } from "kysely";
 import type { DbHandle } from "../client.js";
 import { coalesce } from "../coalesce.js";
+import { groupBy } from "../../lib/group-by.js";
 
 /** The listings' rows of one match key (packages/contracts/src/url-match.ts); empty: none catalogued. */
 export type RowsByKey<R> = (matchKey: string) => Promise<R[]>;
@@ -24,8 +25,7 @@ export function createRowsByKey<R extends { match_key: string }>(
     .compile().sql;
   return coalesce(async (keys: readonly string[]) => {
     const rows = await handle.prepared.execute(name, CompiledQuery.raw(text, [[...new Set(keys)]]) as CompiledQuery<R>);
-    const byKey = new Map<string, R[]>();
-    for (const r of rows) byKey.set(r.match_key, [...(byKey.get(r.match_key) ?? []), r]);
+    const byKey = groupBy(rows, (r) => r.match_key);
     return keys.map((k) => byKey.get(k) ?? []);
   });
 }

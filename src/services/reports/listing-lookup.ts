@@ -5,6 +5,7 @@ import { createReportRowCache, type ReportRowCache } from "../../db/read-models/
 import { createRowsByKey } from "../../db/read-models/rows-by-key.js";
 import type { Database } from "../../db/schema.js";
 import { selectReportRows, type ReportRow } from "../signals/listing-row.js";
+import { groupBy } from "../../lib/group-by.js";
 
 export type { LookupTarget } from "../../db/read-models/match-rows.js";
 export type MatchedRow = Matched<ReportRow>;
@@ -50,9 +51,7 @@ export function createFindListings(handle: Pick<DbHandle, "db" | "prepared" | "n
         .orderBy("l.is_active", "desc")
         .orderBy("l.last_seen_at", "desc")
         .execute();
-      const grouped = new Map<string, ReportRow[]>();
-      for (const r of rows) grouped.set(r.match_key, [...(grouped.get(r.match_key) ?? []), r]);
-      return [...grouped].map(([key, group]) => keyRows(key, group)!);
+      return [...groupBy(rows, (r) => r.match_key)].map(([key, group]) => keyRows(key, group)!);
     },
     notifications: handle.notifications,
     maxRows: cacheRows,
