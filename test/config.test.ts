@@ -104,25 +104,17 @@ describe("config", () => {
     expect(p.join("\n")).toContain("needs FACILITATOR_URL");
     expect(p.join("\n")).toContain("needs PAY_TO");
     expect(problems({ FACILITATOR_URL: "https://x402.org/facilitator" })[0]).toContain("PAY_TO");
-    expect(
-      problems({
-        NETWORK: "eip155:8453",
-        FACILITATOR_URL: "https://f.example",
-        PAY_TO: "0x1111111111111111111111111111111111111111",
-        CATALOG_URLS: "https://c.example/discovery",
-        ...mainnetSecrets,
-      }),
-    ).toEqual([]);
-    expect(
-      problems({
-        NETWORK: "eip155:8453",
-        FACILITATOR_URL: "https://f.example",
-        PAY_TO: "0x1111111111111111111111111111111111111111",
-        CATALOG_URLS: "https://c.example/discovery",
-        ALLOW_PRIVATE_LIVE_PROBES: "true",
-        ...mainnetSecrets,
-      }),
-    ).toEqual(["config: ALLOW_PRIVATE_LIVE_PROBES=true is for tests and demos only and is refused with NETWORK=eip155:8453"]);
+    const mainnet = {
+      NETWORK: "eip155:8453",
+      FACILITATOR_URL: "https://f.example",
+      PAY_TO: "0x1111111111111111111111111111111111111111",
+      CATALOG_URLS: "https://c.example/discovery",
+      ...mainnetSecrets,
+    };
+    expect(problems(mainnet)).toEqual([]);
+    expect(problems({ ...mainnet, ALLOW_PRIVATE_LIVE_PROBES: "true" })).toEqual([
+      "config: ALLOW_PRIVATE_LIVE_PROBES=true is for tests and demos only and is refused with NETWORK=eip155:8453",
+    ]);
   });
 
   it("refuses mainnet without sealed secrets and private metrics, naming each missing setting and echoing no secret", () => {

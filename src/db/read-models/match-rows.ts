@@ -27,10 +27,14 @@ export async function matchRows<R extends MatchCandidate>(
     const m = found.has(t.url) ? undefined : pickListing(t, rows);
     if (m) found.set(t.url, { ...m.listing, matched_by: m.by });
   };
-  const keyed = targets.filter((t) => matchKey(t.url) !== undefined);
-  const groups = await Promise.all(keyed.map((t) => rowsOfKey(matchKey(t.url)!)));
-  keyed.forEach((t, i) => pick(t, groups[i]!));
-  const missed = keyed.filter((t) => !found.has(t.url));
+  // Each URL parsed once for its key; one that is not an absolute http(s) URL matches nothing.
+  const keyed = targets.flatMap((t) => {
+    const key = matchKey(t.url);
+    return key === undefined ? [] : [{ t, key }];
+  });
+  const groups = await Promise.all(keyed.map(({ key }) => rowsOfKey(key)));
+  keyed.forEach(({ t }, i) => pick(t, groups[i]!));
+  const missed = keyed.map(({ t }) => t).filter((t) => !found.has(t.url));
   if (missed.length === 0) return found;
   const templates = await templatesOf(missed.map((t) => new URL(t.url).host));
   for (const t of missed) pick(t, templates.get(new URL(t.url).host) ?? []);
