@@ -21,12 +21,14 @@ const tempDir = () => {
 
 // Each holder in a process-id namespace of its own when the machine allows it (root, or user
 // namespaces): there both see themselves as the same small pid, which a pid file cannot tell apart.
+// --kill-child: killing unshare kills the holder too; else Node closes the holder's stdin on
+// unshare's exit and the orphaned holder releases the lock, which is no crash.
 const namespaces = spawnSync("unshare", ["--user", "--map-root-user", "--pid", "--fork", "true"]).status === 0;
 
 /** Starts a holder process; resolves with its first line ("locked" or "refused ..."). */
 function holder(lockPath: string, ownNamespace = namespaces): Promise<{ line: string; child: ReturnType<typeof spawn> }> {
   const node = [process.execPath, "--import", "tsx", "test/helpers/hold-data-dir.ts", lockPath];
-  const [cmd, ...args] = ownNamespace ? ["unshare", "--user", "--map-root-user", "--pid", "--fork", ...node] : node;
+  const [cmd, ...args] = ownNamespace ? ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", ...node] : node;
   const child = spawn(cmd!, args, { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
   return new Promise((resolve, reject) => {
