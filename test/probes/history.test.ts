@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { binOf } from "../../src/services/evidence/latency-histogram.js";
-import { rollupListings } from "../../src/services/evidence/index.js";
-import { pruneProbeHistory } from "../../src/services/probes/retention.js";
+import { pruneProbeHistory, rollupListings } from "../../src/services/evidence/index.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings } from "./helpers.js";
 

@@ -10,9 +10,11 @@ import { updateVerdicts } from "./verdicts.js";
  * and the incremental update; verdict: judge, the one caller of the rule table, and the read
  * model every product goes through).
  */
+export * from "./constants.js";
 export { foldIntoHourly } from "./fold-hourly.js";
 export { insertNewProbes, probesInsert, type ProbeRow } from "./insert-probes.js";
 export { hourBucket, rollupListings, rollupProbes } from "./rollup.js";
+export { pruneProbeHistory, type RetentionOptions, type RetentionResult } from "./retention.js";
 export { recomputeSnapshots, type SnapshotContext } from "./snapshots.js";
 export { firedOf, judge, viewOf, type StoredVerdict } from "./verdict.js";
 export { isGhost } from "./verdict-write.js";

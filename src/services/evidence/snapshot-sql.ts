@@ -3,7 +3,7 @@ import { BIN_COUNT, binValue } from "./latency-histogram.js";
 import { hourBucket } from "./rollup.js";
 import { observedQuotes } from "../quotes/read-spans.js";
 import type { Database } from "../../db/schema.js";
-import { BUCKETS_48H, BUCKETS_7D, FAIL_STREAK_CAP, WINDOW_1H_MS, WINDOW_30M_MS } from "../probes/constants.js";
+import { BUCKETS_48H, BUCKETS_7D, FAIL_STREAK_CAP, WINDOW_1H_MS, WINDOW_30M_MS } from "./constants.js";
 
 const HOUR = 3_600_000;
 const BIN_VALUES = Array.from({ length: BIN_COUNT }, (_, bin) => binValue(bin));

@@ -1,6 +1,6 @@
 import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
-import { SNAPSHOT_BATCH_SIZE } from "../probes/constants.js";
+import { SNAPSHOT_BATCH_SIZE } from "./constants.js";
 import { upsertEvidence } from "./snapshot-sql.js";
 
 export interface SnapshotContext {

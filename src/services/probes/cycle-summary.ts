@@ -1,5 +1,5 @@
 import type { Logger } from "../../lib/log.js";
-import type { RetentionResult } from "./retention.js";
+import type { RetentionResult } from "../evidence/index.js";
 
 export interface CycleSummary {
   startedAt: Date;

@@ -7,14 +7,13 @@ import type { Clock } from "../../lib/clock.js";
 import { HostLimiter, type HostLimiterOptions } from "../../lib/host-limiter.js";
 import type { Logger } from "../../lib/log.js";
 import { createGuardedDispatcher, type LookupFunction } from "../../lib/ssrf-guard.js";
-import { refreshEvidence } from "../evidence/index.js";
+import { pruneProbeHistory, refreshEvidence, RETENTION_INTERVAL_MS, type RetentionResult } from "../evidence/index.js";
 import * as C from "./constants.js";
 import { logCycle, type CycleSummary } from "./cycle-summary.js";
 import { endpointStrategy } from "./endpoint-strategy.js";
 import { hostCheckStrategy } from "./host-check-strategy.js";
 import { createHttpClient } from "./http-client.js";
 import { probeMetrics } from "./metrics.js";
-import { pruneProbeHistory, type RetentionResult } from "./retention.js";
 import { drainDue, type DrainResult, type SchedulerDeps } from "./scheduler.js";
 import type { Job, ProbeStrategy } from "./types.js";
 
@@ -117,7 +116,7 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
       // Housekeeping first: on the first cycle fresh statistics decide how the claims run.
       let retention: RetentionResult | null = null;
       const at = startedAt.getTime();
-      if (!stop.signal.aborted && (at - maintainedAt >= C.RETENTION_INTERVAL_MS || at < maintainedAt)) {
+      if (!stop.signal.aborted && (at - maintainedAt >= RETENTION_INTERVAL_MS || at < maintainedAt)) {
         retention = await pruneProbeHistory(deps.db.db, startedAt);
         await maintainProbeTables(deps.db, maintainedAt === Number.NEGATIVE_INFINITY);
         maintainedAt = at;
