@@ -6,7 +6,8 @@ import type { Services } from "../services/index.js";
 /**
  * A route declares everything the platform derives from it: validation, the OpenAPI document,
  * the HTML reference page, attribution, the price the payment gate charges, metrics labels.
- * Its contract (packages/contracts) says what it is; the route adds examples and the handler.
+ * Its contract (packages/contracts, one file per route) says what it is, examples included; the
+ * route adds the handler.
  * Handlers are thin: take validated input, call one service function, return the body.
  */
 export interface RouteDef<
@@ -15,7 +16,6 @@ export interface RouteDef<
   Res extends z.ZodType = z.ZodType,
   Prepared = unknown,
 > extends RouteContract<Body, Params, Res> {
-  examples: { request?: z.input<Body>; response: z.output<Res> };
   /**
    * `prepared`: what `prepare` started for this request, or undefined when it did not start one
    * (the handler then does that work itself).
@@ -77,7 +77,10 @@ export interface PaymentInfo {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRouteDef = RouteDef<any, any, any, any>;
 
-export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType, X = unknown>(def: RouteDef<B, P, R, X>): RouteDef<B, P, R, X> {
+/** Keeps the route's literal id, so the route table (src/http/routes/index.ts) can match it to its contract. */
+export function defineRoute<B extends z.ZodType, P extends z.ZodType, R extends z.ZodType, X = unknown, Id extends string = string>(
+  def: RouteDef<B, P, R, X> & { id: Id },
+): RouteDef<B, P, R, X> & { id: Id } {
   return def;
 }
 

@@ -1,6 +1,6 @@
 import { recoverMessageAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE, EXAMPLE_ISSUER } from "@x402-lookout/contracts/verified/examples";
+import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE, EXAMPLE_ISSUER } from "@x402-lookout/contracts/verified/create-certificate";
 import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
 import { imitation, nameSkeleton } from "../../src/services/certificates/name-rules.js";
 

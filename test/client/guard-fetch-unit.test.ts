@@ -11,7 +11,7 @@ import {
   type GuardOptions,
   type PreflightReport,
 } from "@x402-lookout/client";
-import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
+import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/preflight";
 
 const LOOKOUT = "http://127.0.0.1:8402";
 const TARGET = "https://merchant.example/v1/forecast";

@@ -28,7 +28,7 @@ import {
   type PreflightReport,
   type UnknownMode,
 } from "@x402-lookout/client";
-import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/examples";
+import { PREFLIGHT_EXAMPLE } from "@x402-lookout/contracts/preflight/preflight";
 import type { DemoEndpoint, DemoFleet } from "../../src/demo/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";

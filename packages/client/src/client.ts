@@ -1,6 +1,6 @@
 import type { Network } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
-import { routeContracts, type RouteName } from "@x402-lookout/contracts";
+import { routeContracts, routeNames } from "@x402-lookout/contracts";
 import { checkedBaseUrl } from "./base-url.js";
 import { callRoute, type CallDeps } from "./call-route.js";
 import { CreditBundle, type CreditState } from "./credit-bundle.js";
@@ -85,7 +85,7 @@ export function createLookoutClient(options: LookoutClientOptions): LookoutClien
         : createVerdictVerifier(keys, { now: options.now, at: options.verdictTime, toleranceSeconds: options.clockToleranceSeconds }),
   };
   const methods = Object.fromEntries(
-    (Object.keys(routeContracts) as RouteName[]).map((name) => [
+    routeNames.map((name) => [
       name,
       (input?: Record<string, unknown>, callOptions?: CallOptions) => callRoute(routeContracts[name], input ?? {}, deps, callOptions),
     ]),

@@ -4,10 +4,10 @@ import type { z } from "zod";
 export type ErrorStatus = 400 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /**
- * What a route is, without what it does: address, price, schemas, documented errors and prose.
- * The server adds a handler (src/http/registry.ts); the typed client, the payment guard and the
- * MCP server are built from the contracts alone, so none of them loads server code and none can
- * drift from the API. Everything here is pure data and zod schemas.
+ * What a route is, without what it does: address, price, schemas, examples, documented errors and
+ * prose, in one file per route. The server adds a handler (src/http/registry.ts); the typed
+ * client, the payment guard and the MCP server are built from the contracts alone, so none of
+ * them loads server code and none can drift from the API. Everything here is pure data and zod schemas.
  */
 export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   /** Stable identifier, e.g. "preflight"; used for operation ids, metrics and MCP tool names. */
@@ -17,7 +17,7 @@ export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extend
   path: string;
   /** Price in USDC as a decimal string ("0.001"), or null for a free route. */
   price: string | null;
-  /** Product name for attribution (spec section 1); only the ten listed routes set it. */
+  /** Product name for attribution (the /spec page's Provenance section); only the ten product routes set it. */
   product?: string;
   /** Whether a prepaid credit bundle (X-Credit-Id) can pay for this route. */
   acceptsCredits?: boolean;
@@ -32,6 +32,8 @@ export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extend
   response: Res;
   /** Every non-200 status this route answers, with when. */
   errors: Array<{ status: ErrorStatus; when: string }>;
+  /** A request and its answer, for /spec, the OpenAPI document, /.well-known/x402 and the agent card. */
+  examples: { request?: z.input<Body>; response: z.output<Res> };
   /** Extra request headers worth documenting (beyond payment headers). */
   headers?: Array<{ name: string; description: string }>;
   /**
@@ -49,7 +51,17 @@ export interface RouteContract<Body extends z.ZodType = z.ZodType, Params extend
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRouteContract = RouteContract<any, any, any>;
 
-/** Keeps the literal shape of a contract (which optional fields it has), for typed clients. */
-export function defineContract<C extends AnyRouteContract>(contract: C): C {
+type ExamplesOf<C extends AnyRouteContract> = {
+  request?: C["body"] extends z.ZodType ? z.input<C["body"]> : never;
+  response: z.output<C["response"]>;
+};
+
+/**
+ * Keeps the literal shape of a contract (its id, which optional fields it has), for typed clients
+ * and the server's route table, and checks its examples against its schemas.
+ */
+export function defineContract<C extends AnyRouteContract, Id extends string>(
+  contract: C & { id: Id; examples: ExamplesOf<C> },
+): Omit<C, "id" | "examples"> & { id: Id; examples: ExamplesOf<C> } {
   return contract;
 }

@@ -1,8 +1,11 @@
 import type { z } from "zod";
 import { AttributionSchema } from "./attribution.js";
-import { AlternativesSchema, BlacklistSchema, WhatsNewSchema } from "./catalog/schemas.js";
+import { AlternativesSchema } from "./catalog/alternatives.js";
+import { BlacklistSchema } from "./catalog/decoys.js";
+import { WhatsNewSchema } from "./catalog/whats-new.js";
 import { ErrorBodySchema, PaymentRequiredSchema } from "./common.js";
-import { CreditBundleSchema, CreditStatusSchema } from "./credits/schemas.js";
+import { CreditBundleSchema } from "./credits/create-credit.js";
+import { CreditStatusSchema } from "./credits/get-credit.js";
 import { DelistDiffSchema, DelistSnapshotSchema } from "./delist/schemas.js";
 import * as preflight from "./preflight/schemas.js";
 import { CertificateSchema, CertificateStatusSchema, CriterionSchema } from "./verified/schemas.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, routeContracts, type AnyRouteContract, type RouteName } from "@x402-lookout/contracts";
+import { answerSchema, routeContracts, routeNames, type AnyRouteContract, type RouteName } from "@x402-lookout/contracts";
 
 /** One MCP tool per route, described and typed by the route's contract. */
 export interface LookoutTool {
@@ -17,7 +17,7 @@ export interface LookoutTool {
 }
 
 export function lookoutTools(): LookoutTool[] {
-  return (Object.keys(routeContracts) as RouteName[]).map((method) => {
+  return routeNames.map((method) => {
     const c: AnyRouteContract = routeContracts[method];
     const inputSchema = toolInput(c);
     const outputSchema = answerSchema(c) as z.ZodObject;

@@ -1,7 +1,7 @@
 import { html } from "hono/html";
-import { alternativesContract } from "@x402-lookout/contracts/catalog/routes";
-import { forensicsContract } from "@x402-lookout/contracts/preflight/routes";
-import { createWatchContract } from "@x402-lookout/contracts/watch/routes";
+import { alternativesContract } from "@x402-lookout/contracts/catalog/alternatives";
+import { forensicsContract } from "@x402-lookout/contracts/preflight/forensics";
+import { createWatchContract } from "@x402-lookout/contracts/watch/create-watch";
 import type { EndpointHistory } from "../../services/index.js";
 import type { Html } from "../pages/layout.js";
 import { BADGE_KINDS } from "./badges.js";

@@ -1,6 +1,6 @@
 import { html, raw } from "hono/html";
 import { WARNING_GLOSSARY } from "@x402-lookout/contracts/glossary";
-import { preflightTrialContract } from "@x402-lookout/contracts/preflight/routes";
+import { preflightTrialContract } from "@x402-lookout/contracts/preflight/preflight-trial";
 import { inlineScript } from "./csp.js";
 import type { Html } from "./layout.js";
 

@@ -1,31 +1,48 @@
+import { routeNames, type RouteContracts, type RouteName } from "@x402-lookout/contracts";
 import type { AnyRouteDef } from "../registry.js";
 import { alternativesRoute } from "./catalog/alternatives.js";
 import { decoysRoute } from "./catalog/decoys.js";
 import { whatsNewRoute } from "./catalog/whats-new.js";
 import { createCreditRoute } from "./credits/create-credit.js";
 import { getCreditRoute } from "./credits/get-credit.js";
+import { delistFeedDiffRoute } from "./delist/delist-feed-diff.js";
+import { delistFeedRoute } from "./delist/delist-feed.js";
 import { forensicsRoute } from "./preflight/forensics.js";
 import { preflightBatchRoute } from "./preflight/preflight-batch.js";
-import { preflightRoute } from "./preflight/preflight.js";
 import { preflightTrialRoute } from "./preflight/preflight-trial.js";
-import { delistRoutes } from "./delist/index.js";
-import { snapshotRoutes } from "./snapshot/index.js";
-import { verifiedRoutes } from "./verified/index.js";
-import { watchRoutes } from "./watch/index.js";
+import { preflightRoute } from "./preflight/preflight.js";
+import { verdictDeltasRoute } from "./snapshot/verdict-deltas.js";
+import { verdictSnapshotRoute } from "./snapshot/verdict-snapshot.js";
+import { createCertificateRoute } from "./verified/create-certificate.js";
+import { getCertificateRoute } from "./verified/get-certificate.js";
+import { createWatchRoute } from "./watch/create-watch.js";
+import { deleteWatchRoute } from "./watch/delete-watch.js";
+import { getWatchRoute } from "./watch/get-watch.js";
 
-/** Every product route of the service, in the order the landing page and spec list them. */
-export const productRoutes: readonly AnyRouteDef[] = [
-  preflightTrialRoute,
-  preflightRoute,
-  preflightBatchRoute,
-  forensicsRoute,
-  decoysRoute,
-  alternativesRoute,
-  whatsNewRoute,
-  ...watchRoutes,
-  ...verifiedRoutes,
-  ...delistRoutes,
-  ...snapshotRoutes,
-  createCreditRoute,
-  getCreditRoute,
-];
+/**
+ * Each contract's handler, under the contract's name: the type checker refuses a missing route
+ * and a route filed under another's name (its id must be that contract's id).
+ */
+const routes: { [K in RouteName]: AnyRouteDef & { id: RouteContracts[K]["id"] } } = {
+  preflightTrial: preflightTrialRoute,
+  preflight: preflightRoute,
+  preflightBatch: preflightBatchRoute,
+  forensics: forensicsRoute,
+  catalogDecoys: decoysRoute,
+  alternatives: alternativesRoute,
+  whatsNew: whatsNewRoute,
+  watch: createWatchRoute,
+  watchStatus: getWatchRoute,
+  watchUnsubscribe: deleteWatchRoute,
+  verified: createCertificateRoute,
+  verifiedStatus: getCertificateRoute,
+  delistFeed: delistFeedRoute,
+  delistFeedDiff: delistFeedDiffRoute,
+  verdictSnapshot: verdictSnapshotRoute,
+  verdictDeltas: verdictDeltasRoute,
+  credits: createCreditRoute,
+  creditsStatus: getCreditRoute,
+};
+
+/** Every product route of the service, in the contracts' order (packages/contracts routeContracts). */
+export const productRoutes: readonly AnyRouteDef[] = routeNames.map((name) => routes[name]);

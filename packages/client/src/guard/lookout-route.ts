@@ -1,4 +1,4 @@
-import { routeContracts } from "@x402-lookout/contracts";
+import { routeList } from "@x402-lookout/contracts";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 
 /** A request's address the way payments compare them: origin (case-folded, default port dropped) and path, no query or fragment. */
@@ -10,7 +10,7 @@ export function requestAddress(url: string): string | null {
 }
 
 const pattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, "[^/]+")}$`);
-const ROUTES = Object.values(routeContracts).map((c) => ({ method: c.method.toUpperCase(), path: pattern(c.path), price: c.price }));
+const ROUTES = routeList.map((c) => ({ method: c.method.toUpperCase(), path: pattern(c.path), price: c.price }));
 
 /**
  * The listed price, in atomic USDC, of the Lookout route a request goes to; undefined when the

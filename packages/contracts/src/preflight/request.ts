@@ -38,6 +38,10 @@ const paymentRequiredField = () =>
       "optional: the 402 challenge the agent is about to pay (the body object or the base64 PAYMENT-REQUIRED header value); the answer then carries `quote` and its signature binds the checked requirement",
     );
 
+/** What `method` and `paymentRequired` add to a verdict: the routes that take a QuoteTargetBody say so in their description. */
+export const QUOTE_BINDING =
+  "Optional `method` and `paymentRequired` (the 402 body object or the base64 PAYMENT-REQUIRED header value the agent holds) bind the verdict to that quote: the answer adds `quote` (the requirement checked and each of payTo, asset, network, amount, resource.url and scheme against the catalog and the observed history) and its warnings. Every answer carries `signature`, a compact JWS (EdDSA, keys at /.well-known/jwks.json) over the verdict, valid 5 minutes: docs/verdicts.md.";
+
 const quoteFields = { method: methodField().optional(), paymentRequired: paymentRequiredField().optional() };
 
 export const SingleUrlBody = z.object({ url: httpUrlField().describe("the x402 endpoint about to be paid (http or https)") });
@@ -54,7 +58,7 @@ export const BatchBody = z.object({
     })
     .min(1, "urls needs at least one URL")
     .superRefine((urls, ctx) => {
-      // Above the cap is 413, not 400 (spec 4.3); the input reader maps `params.status`.
+      // Above the cap is 413, not 400 (the preflight-batch section of /spec); the input reader maps `params.status`.
       if (urls.length > MAX_BATCH_URLS)
         ctx.addIssue({ code: "custom", message: `at most ${MAX_BATCH_URLS} URLs per batch, got ${urls.length}`, params: { status: 413 } });
     })

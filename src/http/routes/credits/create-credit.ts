@@ -1,4 +1,4 @@
-import { createCreditContract } from "@x402-lookout/contracts/credits/routes";
+import { createCreditContract } from "@x402-lookout/contracts/credits/create-credit";
 import { ApiError } from "../../errors.js";
 import { defineRoute, type HandlerContext } from "../../registry.js";
 import { creditUsage, type Credit } from "../../../services/index.js";
@@ -16,22 +16,6 @@ export const bundleBody = (c: Credit, base: string) => ({
 
 export const createCreditRoute = defineRoute({
   ...createCreditContract,
-  examples: {
-    request: {},
-    response: {
-      creditId: "6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
-      balance: 1000,
-      initialBalance: 1000,
-      paidAmount: "0.5",
-      payerAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-      createdAt: "2026-11-20T12:00:00.000Z",
-      expiresAt: "2027-02-18T12:00:00.000Z",
-      usage: {
-        header: "X-Credit-Id: 6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
-        statusUrl: "https://lookout.example/api/v1/credits/6f1c1f8e-2f7a-4d55-9a51-3f1f0b7f6a10",
-      },
-    },
-  },
   handler: async (_input, ctx) => {
     const payment = paidBy(ctx);
     const credit = await ctx.services.credits.mint({

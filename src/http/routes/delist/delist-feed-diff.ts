@@ -1,14 +1,12 @@
 import { DELIST } from "../../../services/index.js";
-import { delistFeedDiffContract } from "@x402-lookout/contracts/delist/routes";
+import { delistFeedDiffContract } from "@x402-lookout/contracts/delist/delist-feed-diff";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
-import { DIFF_EXAMPLE } from "@x402-lookout/contracts/delist/examples";
 
 export const TOO_OLD_MESSAGE = "since is older than 48 hours: take a full snapshot with POST /api/v1/delist-feed first, then poll the diff";
 
 export const delistFeedDiffRoute = defineRoute({
   ...delistFeedDiffContract,
-  examples: { request: { since: "2026-11-19T12:00:00Z", scope: "all" }, response: DIFF_EXAMPLE },
   check: ({ body }, services) => {
     if (!body.since) return;
     const since = Date.parse(body.since);

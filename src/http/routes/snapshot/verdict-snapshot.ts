@@ -1,9 +1,7 @@
-import { VERDICT_SNAPSHOT_EXAMPLE } from "@x402-lookout/contracts/snapshot/examples";
-import { verdictSnapshotContract } from "@x402-lookout/contracts/snapshot/routes";
+import { verdictSnapshotContract } from "@x402-lookout/contracts/snapshot/verdict-snapshot";
 import { defineRoute } from "../../registry.js";
 
 export const verdictSnapshotRoute = defineRoute({
   ...verdictSnapshotContract,
-  examples: { request: {}, response: VERDICT_SNAPSHOT_EXAMPLE },
   handler: (_input, { services }) => services.verdictFeed.snapshot(services.now()),
 });

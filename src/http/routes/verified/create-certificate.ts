@@ -1,11 +1,9 @@
 import { NotVerified } from "../../../services/errors.js";
-import { createCertificateContract } from "@x402-lookout/contracts/verified/routes";
+import { createCertificateContract } from "@x402-lookout/contracts/verified/create-certificate";
 import { defineRoute } from "../../registry.js";
-import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE } from "@x402-lookout/contracts/verified/examples";
 
 export const createCertificateRoute = defineRoute({
   ...createCertificateContract,
-  examples: { request: CERTIFICATE_REQUEST_EXAMPLE, response: CERTIFICATE_EXAMPLE },
   handler: async ({ body }, ctx) => {
     const result = await ctx.services.certificates.issue({
       url: body.url,

@@ -1,9 +1,8 @@
 import type { CreatedWatch, WarningCode } from "../../../services/index.js";
-import { createWatchContract } from "@x402-lookout/contracts/watch/routes";
+import { createWatchContract } from "@x402-lookout/contracts/watch/create-watch";
 import { badRequest } from "../../errors.js";
 import { defineRoute } from "../../registry.js";
 import { DELIVERY_FORMAT } from "@x402-lookout/contracts/watch/delivery-format";
-import { CREATED_EXAMPLE } from "@x402-lookout/contracts/watch/examples";
 
 const createdBody = (w: CreatedWatch, base: string) => ({
   watchId: w.watchId,
@@ -22,14 +21,6 @@ const createdBody = (w: CreatedWatch, base: string) => ({
 
 export const createWatchRoute = defineRoute({
   ...createWatchContract,
-  examples: {
-    request: {
-      url: "https://tickerwire.example/prices/funding-rates",
-      webhookUrl: "https://agent.example/hooks/lookout",
-      signals: ["dead", "zombie", "decoy_price_extreme"],
-    },
-    response: CREATED_EXAMPLE,
-  },
   check: ({ body }, services) => {
     const problem = services.watch.literalProblem(body.webhookUrl);
     if (problem) throw badRequest(`webhookUrl: ${problem}`);

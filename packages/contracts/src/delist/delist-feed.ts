@@ -1,6 +1,54 @@
 import { defineContract } from "../contract.js";
 import { DELIST_LIMITS as DELIST } from "./limits.js";
-import { DelistDiffBody, DelistDiffSchema, DelistFeedBody, DelistSnapshotSchema } from "./schemas.js";
+import { DelistFeedBody, DelistSnapshotSchema } from "./schemas.js";
+
+export const RECOVERED = {
+  url: "https://weather.example/v1/hourly",
+  method: "GET",
+  was_reasons: ["dead", "dead_7d"],
+  flagged_until: "2026-11-19T00:00:00.000Z",
+  uptime_48h_pct: 98,
+};
+
+export const SNAPSHOT_EXAMPLE = {
+  generated_at: "2026-11-20T12:00:00.000Z",
+  mode: "snapshot" as const,
+  scope: "all" as const,
+  counts: {
+    should_delist: 2,
+    newly_flagged: 1,
+    recovered: 1,
+    ghost_listings: 1,
+    by_reason: { dead: 0, decoy_price_extreme: 1, zombie: 0, dead_7d: 0, mostly_dead: 0, pay_to_mismatch: 0, ghost_listing: 1 },
+  },
+  truncated: false,
+  limit: 2000,
+  should_delist: [
+    {
+      url: "https://premium-signals.example/api/alpha",
+      method: "POST",
+      reasons: ["decoy_price_extreme"],
+      first_flagged_at: "2026-11-14T08:10:00.000Z",
+      confidence: "high" as const,
+      flagged_days_consecutive: 7,
+      uptime_7d_pct: 100,
+      cdp_listed: true,
+      cdp_l30d_calls: 0,
+    },
+    {
+      url: "https://weather.example/v1/history",
+      method: "GET",
+      reasons: ["ghost_listing"],
+      first_flagged_at: "2026-11-20T06:00:00.000Z",
+      confidence: "low" as const,
+      flagged_days_consecutive: 1,
+      uptime_7d_pct: 99,
+      cdp_listed: true,
+      cdp_l30d_calls: 0,
+    },
+  ],
+  recovered: [RECOVERED],
+};
 
 export const delistFeedContract = defineContract({
   id: "delist-feed",
@@ -21,24 +69,5 @@ export const delistFeedContract = defineContract({
     { status: 400, when: `scope not critical, ghost or all; limit outside ${DELIST.limit.min}..${DELIST.limit.max}` },
     { status: 503, when: "the database timed out; nothing was settled" },
   ],
-});
-
-export const delistFeedDiffContract = defineContract({
-  id: "delist-feed-diff",
-  method: "post",
-  path: "/api/v1/delist-feed-diff",
-  price: "1",
-  title: "Delist feed (diff)",
-  summary: "Listings newly flagged for delisting, and listings recovered, since a moment at most 48 hours back.",
-  description: [
-    "should_delist holds the listings whose current flag streak began after `since`; recovered holds the listings that were flagged on or after `since` and have recovered (no reason holds, 48-hour uptime of at least 95%). The rules are those of POST /api/v1/delist-feed.",
-    "`since` defaults to now minus 24 hours. A `since` older than 48 hours is refused with 400 before payment: re-baseline with a full snapshot from POST /api/v1/delist-feed, then poll the diff with the snapshot's generated_at.",
-  ].join("\n\n"),
-  body: DelistDiffBody,
-  bodyOptional: true,
-  response: DelistDiffSchema,
-  errors: [
-    { status: 400, when: "since invalid, in the future, or older than 48 hours (take a full snapshot first); scope or limit invalid" },
-    { status: 503, when: "the database timed out; nothing was settled" },
-  ],
+  examples: { request: { scope: "all", limit: 2000 }, response: SNAPSHOT_EXAMPLE },
 });

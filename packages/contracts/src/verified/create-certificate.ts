@@ -1,6 +1,104 @@
 import { defineContract } from "../contract.js";
 import { CERTIFICATE } from "./limits.js";
-import { CertIdParams, CertificateBody, CertificateSchema, CertificateStatusSchema } from "./schemas.js";
+import { CertificateBody, CertificateSchema, type CriterionReport } from "./schemas.js";
+
+const CERT_ID = "3f0c8d5e-6a1b-4c2d-9e8f-7a6b5c4d3e2f";
+const BASE = "https://lookout.example";
+// Anvil account 21, the demo's Skycast payTo: the example proof below is its real signature.
+const PAY_TO = "0x02484cb50AAC86Eae85610D6f4Bf026f30f6627D";
+
+export const CRITERIA_EXAMPLE: CriterionReport[] = [
+  {
+    id: "in_catalog",
+    description: "at least one active catalog listing is covered, and every covered listing is active",
+    required: ">= 1 active listing",
+    met: true,
+    observed: 2,
+    failing: [],
+    failing_count: 0,
+  },
+  { id: "probes_7d", description: "at least 20 probes in the last 7 days", required: ">= 20", met: true, observed: 1008, failing: [], failing_count: 0 },
+  { id: "uptime_7d", description: "7-day uptime of at least 95%", required: ">= 95%", met: true, observed: 99.6, failing: [], failing_count: 0 },
+  {
+    id: "no_critical_warning",
+    description: "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead)",
+    required: "none",
+    met: true,
+    observed: "none",
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "clean_verdict",
+    description:
+      "the listing's own verdict is pay and nothing delists it: no wallet-drain price, no wildcard_402, spa_fallback, proxy_markup or failing listing, no other warning about the endpoint, not a ghost listing",
+    required: "pay",
+    met: true,
+    observed: "pay",
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "p99_latency_7d",
+    description: "p99 latency over 7 days of at most 5000 ms",
+    required: "<= 5000 ms",
+    met: true,
+    observed: 412,
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "price_range",
+    description: "price between 0.0001 and 5 USDC",
+    required: "0.0001 to 5 USDC",
+    met: true,
+    observed: "0.001 to 0.003",
+    failing: [],
+    failing_count: 0,
+  },
+  {
+    id: "x402_v2_challenge",
+    description: "a valid x402 v2 challenge (HTTP 402) on the latest probe",
+    required: "x402 v2 challenge (402)",
+    met: true,
+    observed: "x402 v2 challenge (402)",
+    failing: [],
+    failing_count: 0,
+  },
+];
+
+export const CERTIFICATE_EXAMPLE = {
+  certId: CERT_ID,
+  verified: true,
+  tier: "verified" as const,
+  url: "https://weather.example/*",
+  name: "Skycast Weather",
+  payTo: PAY_TO,
+  host: "weather.example",
+  provenBy: "signature" as const,
+  badgeUrl: `${BASE}/verified/${CERT_ID}/badge.svg`,
+  pageUrl: `${BASE}/verified/${CERT_ID}`,
+  jwksUrl: `${BASE}/.well-known/jwks.json`,
+  issuedAt: "2026-11-20T12:00:00.000Z",
+  validUntil: "2026-12-20T12:00:00.000Z",
+  listings_covered: 2,
+  criteria: CRITERIA_EXAMPLE,
+  jws: "eyJhbGciOiJFZERTQSIsImtpZCI6Ik1fTnNZSjRYV2lVRlQ1cVNxRmh2V3BjS0ZPVHd2d0JVZmFiR3l3UnBSQlkiLCJ0eXAiOiJKV1QifQ.eyJjZXJ0SWQiOiIzZjBjOGQ1ZS02YTFiLTRjMmQtOWU4Zi03YTZiNWM0ZDNlMmYiLCJ0aWVyIjoidmVyaWZpZWQifQ.c2lnbmF0dXJlLWV4YW1wbGU",
+};
+
+/**
+ * A request paid from another wallet, with the payTo's signature of
+ * certificateProofMessage({ issuer: "https://lookout.example", ...this request }).
+ */
+export const CERTIFICATE_REQUEST_EXAMPLE = {
+  url: "https://weather.example/*",
+  name: "Skycast Weather",
+  proof: {
+    signature: "0x19666d6dda7842e94143a8bb9e3675aa4702c8ffde0f1870e3eff1750e62ef70000797a9589af93796979a35f2d1c5a62150d1a7a38e8ae0e568d09309f935141c",
+    issuedAt: "2026-11-20T11:58:30.000Z",
+  },
+};
+export const EXAMPLE_ISSUER = BASE;
 
 export const createCertificateContract = defineContract({
   id: "verified",
@@ -32,21 +130,5 @@ export const createCertificateContract = defineContract({
     },
     { status: 503, when: "the database timed out; nothing was settled" },
   ],
-});
-
-export const getCertificateContract = defineContract({
-  id: "verified-status",
-  method: "get",
-  path: "/api/v1/verified/:certId",
-  price: null,
-  title: "Certificate status",
-  summary: "The live state of a certificate (verified or lapsed, and why); free.",
-  description:
-    "Recomputes the criteria from the current evidence of the listings the certificate covered. The state is lapsed after validUntil or once a covered listing stops meeting a criterion or leaves the catalog. The same state is on the public page and the badge.",
-  params: CertIdParams,
-  response: CertificateStatusSchema,
-  errors: [
-    { status: 404, when: "no certificate with this id (or its payment never settled)" },
-    { status: 503, when: "the database is unavailable" },
-  ],
+  examples: { request: CERTIFICATE_REQUEST_EXAMPLE, response: CERTIFICATE_EXAMPLE },
 });

@@ -1,9 +1,51 @@
 import { defineContract } from "../contract.js";
 import { SNAPSHOT_LIMITS as LIMITS } from "./limits.js";
-import { VerdictDeltasBody, VerdictDeltasSchema, VerdictSnapshotBody, VerdictSnapshotSchema } from "./schemas.js";
+import { VerdictSnapshotBody, VerdictSnapshotSchema } from "./schemas.js";
 
-const SIGNED =
+export const SIGNED =
   "The answer carries `signature`, a compact JWS (EdDSA, typ lookout-snapshot+jwt, keys at /.well-known/jwks.json) over its kind, since, seq, count, generated_at, exp and entries_digest (sha256, base64url, of the entries as JSON): docs/offline-guard.md.";
+
+const PAY_TO = "0x5b0e3b4d1c7e0a6f2d9c8b7a6e5f4d3c2b1a0f9e";
+const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+// An illustration of the shape: a real signature is a compact JWS over the answer's claims.
+export const SIGNATURE = "eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIiwidHlwIjoibG9va291dC1zbmFwc2hvdCtqd3QifQ.eyJraW5kIjoic25hcHNob3QifQ.c2lnbmF0dXJl";
+
+const HEALTHY = {
+  url: "https://weather.example/v1/forecast",
+  method: "GET",
+  ok: true,
+  action: "pay" as const,
+  warnings: [],
+  pay_to: PAY_TO,
+  asset: USDC,
+  network: "eip155:84532",
+  amount: "2000",
+  price_usdc: "0.002",
+  seq: 4180,
+};
+
+export const DEAD = {
+  url: "https://weather.example/v2/broken",
+  method: "GET",
+  ok: false,
+  action: "use_alternatives" as const,
+  warnings: ["dead" as const, "zombie" as const],
+  pay_to: PAY_TO,
+  asset: USDC,
+  network: "eip155:84532",
+  amount: "2000",
+  price_usdc: "0.002",
+  seq: 4213,
+};
+
+export const VERDICT_SNAPSHOT_EXAMPLE = {
+  seq: 4213,
+  generated_at: "2026-11-20T12:00:00.000Z",
+  expires_at: "2026-11-20T12:15:00.000Z",
+  count: 2,
+  entries: [HEALTHY, DEAD],
+  signature: SIGNATURE,
+};
 
 export const verdictSnapshotContract = defineContract({
   id: "verdict-snapshot",
@@ -23,26 +65,5 @@ export const verdictSnapshotContract = defineContract({
     { status: 400, when: "a body other than {}; nothing is charged" },
     { status: 503, when: "the database timed out; nothing was settled" },
   ],
-});
-
-export const verdictDeltasContract = defineContract({
-  id: "verdict-deltas",
-  method: "post",
-  path: "/api/v1/verdict-deltas",
-  price: "0.001",
-  title: "Verdict deltas (offline guard)",
-  summary: "The entries that changed and the listings that left the catalog since a sequence number.",
-  description: [
-    `changed holds the entries whose sequence number is above \`since\` and removed the listings that left the catalog since then, together in sequence order, at most ${LIMITS.deltaMaxEntries.toLocaleString("en")} per answer. Apply them and ask again from \`seq\`; \`truncated\` means more remain after \`seq\`: ask again at once.`,
-    `Deltas reach back ${LIMITS.deltaWindowHours} hours. A \`since\` whose next change is older than that, below a removal already forgotten, or above the current sequence number is refused with 400 before payment: take a new snapshot from POST /api/v1/verdict-snapshot. ${SIGNED}`,
-  ].join("\n\n"),
-  body: VerdictDeltasBody,
-  response: VerdictDeltasSchema,
-  errors: [
-    {
-      status: 400,
-      when: `since missing or not a non-negative integer; older than the ${LIMITS.deltaWindowHours}-hour window or not yet reached (take a new snapshot); nothing is charged`,
-    },
-    { status: 503, when: "the database timed out; nothing was settled" },
-  ],
+  examples: { request: {}, response: VERDICT_SNAPSHOT_EXAMPLE },
 });

@@ -1,25 +1,21 @@
-import { DELIVERY_FORMAT } from "./delivery-format.js";
+import { defineContract } from "../contract.js";
+import { EXAMPLE_WATCH_ID } from "./create-watch.js";
+import { SECRET_HEADERS, WatchIdParams, WatchStatusSchema } from "./schemas.js";
 
-const ID = "3b0c5a8e-9f1d-4c2b-8a7e-5d6f4e3c2b1a";
-const BASE = "https://lookout.example/api/v1/watch";
-
-export const CREATED_EXAMPLE = {
-  watchId: ID,
-  secret: "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f",
-  signingSecret: "whsec_OWYyYzRlNmE4YjBkMWYzZTVhN2M5ZTFiM2Q1ZjdhOWMyZTRiNmQ4ZjBhMWMzZTViN2Q5ZjFhM2M1ZTdiOWQwZg==",
-  url: "https://tickerwire.example/prices/funding-rates",
-  webhookUrl: "https://agent.example/hooks/lookout",
-  signals: ["dead", "zombie", "decoy_price_extreme"],
-  createdAt: "2026-11-20T12:00:00.000Z",
-  expiresAt: "2026-12-20T12:00:00.000Z",
-  alertsRemaining: 100,
-  statusUrl: `${BASE}/${ID}`,
-  unsubscribeUrl: `${BASE}/${ID}`,
-  delivery: DELIVERY_FORMAT,
+/** Status and unsubscribe: free, addressed by id, authorised by the secret shown at creation. */
+export const withSecret = {
+  params: WatchIdParams,
+  headers: SECRET_HEADERS,
+  bearerSecret: "the secret returned when the watch was created",
+  response: WatchStatusSchema,
+  errors: [
+    { status: 404 as const, when: "the id is malformed or unknown, or the secret is wrong or missing (identical bodies)" },
+    { status: 503 as const, when: "the database is unavailable" },
+  ],
 };
 
 export const STATUS_EXAMPLE = {
-  watchId: ID,
+  watchId: EXAMPLE_WATCH_ID,
   state: "active" as const,
   url: "https://tickerwire.example/prices/funding-rates",
   webhookUrl: "https://agent.example/hooks/lookout",
@@ -83,3 +79,16 @@ export const STATUS_EXAMPLE = {
     },
   ],
 };
+
+export const getWatchContract = defineContract({
+  id: "watch-status",
+  method: "get",
+  path: "/api/v1/watch/:id",
+  price: null,
+  title: "Watch status",
+  summary: "State, quota, current signal states and the last 10 deliveries of a watch; free with its secret.",
+  description:
+    "Present the secret returned at creation as `Authorization: Bearer <secret>`, `X-Watch-Secret: <secret>` or `X-X402Station-Secret: <secret>` (as the x402station MCP adapter sends it). A malformed id, an unknown id and a wrong or missing secret answer the same 404, so none can be told apart; the secret is compared in constant time.",
+  ...withSecret,
+  examples: { response: STATUS_EXAMPLE },
+});
