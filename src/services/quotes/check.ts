@@ -1,10 +1,10 @@
 import { requirementDigest, sameAddress, type QuoteChallenge } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
-import { selectAccept } from "../probes/challenge.js";
+import { selectAccept } from "./challenge.js";
 import { tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
 import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
 import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
-import type { ListedQuote, ObservedQuote } from "./types.js";
+import type { ListedQuote, ObservedQuote } from "../signals/quote-evidence.js";
 
 /** One term of the agent's quote beside the listing's and the observed ones (null: nothing to compare with). */
 export interface TermCheck {

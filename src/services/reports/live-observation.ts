@@ -1,5 +1,5 @@
 import type { QuoteTerms } from "@x402-lookout/contracts/quote";
-import type { ObservedQuote } from "../quotes/types.js";
+import type { ObservedQuote } from "../signals/quote-evidence.js";
 import type { Attempts } from "./live-attempts.js";
 
 /** What the live probe of an uncatalogued URL showed: its last request, and how many failed in a row. */

@@ -126,7 +126,7 @@ export const DECOY_BLEND = { price: 0.95, neverPaid: 0.5, hostTrap: 0.4, errors:
 /** A batch element is `established` with this much history. */
 export const ESTABLISHED = { minProbes7d: 20, minServiceAgeMs: 7 * DAY } as const;
 
-/** Free trial (spec 8) and unknown-URL live probes (signals.md "Unknown URLs"). */
+/** Free trial and unknown-URL live probes (docs/signals.md "Free trial and live probes"). */
 export const TRIAL = { perIpPerDay: 10, perHostPerDay: 50, cacheSeconds: 300 } as const;
 /**
  * budgetMs covers every request of one live probe (method fallbacks and the retry); while the

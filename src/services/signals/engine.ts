@@ -108,7 +108,7 @@ function actionFor(warnings: readonly WarningCode[], ok: boolean, confidence: nu
   return "pay";
 }
 
-/** The blacklist reasons among a verdict's warnings (spec 2.1: only four may appear). */
+/** The blacklist reasons among a verdict's warnings (BLACKLIST_REASONS: /spec#catalog-decoys). */
 export const blacklistReasons = (warnings: readonly WarningCode[]) =>
   warnings.filter(
     (w): w is "decoy_price_extreme" | "zombie" | "dead_7d" | "mostly_dead" =>

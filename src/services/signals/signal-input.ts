@@ -1,6 +1,6 @@
 import type { SignalContext } from "./group-context.js";
 import type { SignalInput } from "./engine.js";
-import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
+import type { ListedQuote, ObservedQuote } from "./quote-evidence.js";
 import { currentPrice, type ReportRow } from "./listing-row.js";
 import { reportsCalls } from "./provider-since.js";
 

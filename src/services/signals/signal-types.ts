@@ -1,4 +1,4 @@
-import type { ListedQuote, ObservedQuote } from "../quotes/types.js";
+import type { ListedQuote, ObservedQuote } from "./quote-evidence.js";
 
 /** Everything a verdict is computed from: one listing's snapshot plus its group context. */
 export interface SignalInput {

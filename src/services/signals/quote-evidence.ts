@@ -1,4 +1,7 @@
-/** The quote evidence of one listing, as the evidence pipeline stores it (snapshot detail.quote). */
+/**
+ * The quote evidence of one listing as the rules read it (snapshot detail.quote): the rules own
+ * their input; src/services/quotes reads it from the prober's challenges and the catalog's sources.
+ */
 
 /** The terms its catalog lists (listings columns); amount in atomic units. */
 export interface ListedQuote {
