@@ -1,7 +1,7 @@
 import type { DemoExpectation, DemoKind } from "./types.js";
 
 /**
- * What each kind is there to teach: the naked-probe answer and the warnings of spec 2.1 the
+ * What each kind is there to teach: the naked-probe answer and the warnings (docs/signals.md) the
  * service should give (signals.md thresholds). Forensics-only codes are listed where the kind
  * is built to show them. `high_concentration` is left out: in a catalog this small most
  * providers hold more than 5% of it, so it fires broadly in forensics. `npm run bench:truth`

@@ -47,9 +47,9 @@ export interface QuoteTrick {
 
 export interface DemoExpectation {
   naked: NakedResponse;
-  /** Warning codes (spec 2.1) the service should give once the note's conditions hold. */
+  /** Warning codes (docs/signals.md) the service should give once the note's conditions hold. */
   warnings: string[];
-  /** Delist-feed reasons (spec 2.13) expected for the listing, e.g. `ghost_listing`. */
+  /** Delist-feed reasons (docs/delist.md) expected for the listing, e.g. `ghost_listing`. */
   delistReasons: string[];
   /**
    * Codes that may fire too: a cloaked quote shows some request profiles the listed price and the

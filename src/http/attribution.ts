@@ -6,7 +6,7 @@ export { AttributionSchema, type Attribution } from "@x402-lookout/contracts/att
 
 export const specUrl = (base: string) => `${base}/spec`;
 
-/** Passive provenance (spec section 1): who produced the signals, never an endorsement. */
+/** Passive provenance (/spec#provenance): who produced the signals, never an endorsement. */
 export function attribution(base: string, product: string): Attribution {
   return {
     authority: base,

@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { ApiError, badRequest } from "./errors.js";
 import type { AnyRouteDef } from "./registry.js";
 
-// Fits the largest valid body: a batch of 50 URLs of 2,048 characters (spec 4.3 keeps 413 for more than 50).
+// Fits the largest valid body: a batch of 50 URLs of 2,048 characters (/spec#preflight-batch keeps 413 for more than 50).
 export const MAX_BODY_BYTES = 128 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CandidatePool, SIMILAR_PRICE_FACTOR, type CandidateRow, type MatchKeys } from "../../src/services/alternatives/candidate-pool.js";
 
-/** The rule of spec 4.6 written as plainly as possible: one pass, first matching tier wins. */
+/** The rule of /spec#alternatives written as plainly as possible: one pass, first matching tier wins. */
 function reference(rows: readonly CandidateRow[], k: MatchKeys, limit: number) {
   const byTier: Array<Array<{ id: number; tier: number }>> = [[], [], [], [], []];
   let total = 0;

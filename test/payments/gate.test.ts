@@ -91,7 +91,7 @@ describe("paid flow on the devnet", () => {
     expect(credit).toMatchObject({ balance: 1000, initialBalance: 1000, paidAmount: "0.5", payerAddress: payer });
     const status = await body(await fetch(`${svc.url}/api/v1/credits/${credit.creditId}`));
     expect(status).toMatchObject({ creditId: credit.creditId, used: 0, expired: false, paymentTx: receipt.transaction, paymentNetwork: "eip155:84532" });
-    // Spec 2.9: the status carries the same usage hint as the issued bundle.
+    // The status carries the same usage hint as the issued bundle (/spec#credits-status).
     expect(status.usage).toEqual(credit.usage);
     expect(status.usage).toMatchObject({
       header: `X-Credit-Id: ${credit.creditId}`,

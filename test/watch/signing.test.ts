@@ -35,7 +35,7 @@ describe("sealed secrets (decision 0025)", () => {
   });
 });
 
-/** What a receiver written from spec 6 does: HMAC-SHA256 keyed with the secret, over id.timestamp.body. */
+/** What a receiver written from docs/webhooks.md does: HMAC-SHA256 keyed with the secret, over id.timestamp.body. */
 const specVerifies = (secret: string, r: { id: string; timestamp: string; body: string }, signature: string): boolean =>
   signature === `v1,${createHmac("sha256", secret).update(`${r.id}.${r.timestamp}.${r.body}`).digest("base64")}`;
 

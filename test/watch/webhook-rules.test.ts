@@ -85,7 +85,7 @@ describe("checkWebhookTarget", () => {
 });
 
 describe("secrets", () => {
-  it("stores a digest, compares in constant time, and signs with the secret itself (spec 6)", () => {
+  it("stores a digest, compares in constant time, and signs with the secret itself (docs/webhooks.md)", () => {
     const s = newWatchSecrets();
     expect(s.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(s.secretHash.equals(hashSecret(s.secret))).toBe(true);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The attribution object product routes add to their answer (spec section 1). */
+/** The attribution object product routes add to their answer (/spec#provenance). */
 export const AttributionSchema = z.object({
   authority: z.string().describe("the service's own base address"),
   product: z.string().describe("<Product> by x402 Lookout"),

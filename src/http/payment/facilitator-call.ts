@@ -1,7 +1,7 @@
 import { SettleError, VerifyError, type SettleResponse, type VerifyResponse } from "@x402/core/types";
 import { ApiError } from "../errors.js";
 
-/** The facilitator did not answer verification: a 503 that settles nothing (spec 5.5). */
+/** The facilitator did not answer verification: a 503 that settles nothing (docs/payments.md "Promises"). */
 export class FacilitatorUnavailable extends ApiError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(

@@ -5,7 +5,7 @@ import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { confidenceOf, verdictFrom } from "../signals/engine.js";
 import { CandidatePool } from "./candidate-pool.js";
 
-/** A candidate as an alternatives answer lists it (spec 2.8), but for its match_reason. */
+/** A candidate as an alternatives answer lists it (/spec#alternatives), but for its match_reason. */
 export interface CandidateItem {
   url: string;
   service_id: string;
@@ -38,7 +38,7 @@ export const offerable = (v: { warnings: readonly string[]; delist_reasons: read
 
 /**
  * Eligible: active and offerable (above); the SQL conditions (last probe healthy, not erroring
- * over the last hour, not dead over 7 days, no critical warning: spec 4.6; a verdict, no delist
+ * over the last hour, not dead over 7 days, no critical warning: /spec#alternatives; a verdict, no delist
  * reason) only narrow the read.
  * One statement gives both the match keys and the listed fields, so a call needs no statement
  * for its picks. Repeated strings (service and provider names, domains, categories) are shared.

@@ -1,3 +1,4 @@
+import { BLACKLIST_REASONS } from "@x402-lookout/contracts/codes";
 import type { DatasetRow } from "./rows.js";
 
 export interface Column {
@@ -69,7 +70,7 @@ export const COLUMNS: readonly Column[] = [
     value: (r) => r.last_outcome,
   },
   { name: "warnings", type: "string list", description: "warning codes in force (spec 2.1, forensics codes included)", value: (r) => r.warnings ?? [] },
-  { name: "blacklist_reasons", type: "string list", description: "decoy_price_extreme, zombie, dead_7d, mostly_dead", value: (r) => r.blacklist_reasons ?? [] },
+  { name: "blacklist_reasons", type: "string list", description: BLACKLIST_REASONS.join(", "), value: (r) => r.blacklist_reasons ?? [] },
   {
     name: "delist_reasons",
     type: "string list",

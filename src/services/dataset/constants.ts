@@ -1,6 +1,6 @@
 import { DAY, HOUR } from "../signals/constants.js";
 
-/** The public dataset (spec section 1): weekly, per-endpoint aggregates only, CC-BY-4.0. */
+/** The public dataset (docs/dataset.md): weekly, per-endpoint aggregates only, CC-BY-4.0. */
 export const DATASET = {
   /** Builds live in DATA_DIR/dataset/<period>/. */
   dirName: "dataset",

@@ -21,7 +21,7 @@ const hasFreeTrial = (s: Subject) => {
   return code !== null && code !== undefined && code >= 200 && code < 300;
 };
 
-/** Spec 2.5: one element per deduplicated URL (input order), summary, price per URL. */
+/** One element per deduplicated URL (input order), summary, price per URL (/spec#preflight-batch). */
 export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, now: Date): BatchEnvelope {
   const results = items.map(({ url, subject }) => {
     const verdict = viewOf(subject.fired, subject.input, "preflight");

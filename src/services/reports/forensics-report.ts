@@ -9,7 +9,7 @@ import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflig
 
 const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 * healthy) / probes) : null);
 
-/** Spec 2.6: everything preflight says, plus 7 days of history and the group picture. */
+/** Everything preflight says, plus 7 days of history and the group picture (/spec#forensics). */
 export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {
   const verdict = viewOf(s.fired, s.input, "forensics");
   const r = s.row;

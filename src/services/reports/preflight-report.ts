@@ -116,7 +116,7 @@ export function evidenceOf(s: Subject, verdict: Verdict, now: Date) {
   };
 }
 
-/** Spec 2.2: the preflight report of one subject at `now`. */
+/** The preflight report of one subject at `now` (/spec#preflight). */
 export function preflightReport(s: Subject, now: Date): PreflightReport {
   const verdict = viewOf(s.fired, s.input, "preflight");
   return {

@@ -17,7 +17,7 @@ export const TRIAL_BATCH_MAX = 8;
 
 /**
  * A target host's trial calls one client network (/24, /48) may make per UTC day: a tenth of the
- * host's 50 (spec 8), so using up a host for everyone takes ten networks, not five addresses
+ * host's 50 (/spec#preflight-trial), so using up a host for everyone takes ten networks, not five addresses
  * (decision 0027).
  */
 export const HOST_CALLS_PER_NETWORK = 5;

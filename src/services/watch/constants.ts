@@ -19,7 +19,7 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const DAY = 24 * 60 * MINUTE;
 
-// ---- subscriptions (spec 2.11, 3.2, 8) -----------------------------------------------------
+// ---- subscriptions (/spec#watch, docs/webhooks.md "Quota and expiry") -----------------------
 
 export const WATCH_LIFETIME_MS = 30 * DAY;
 export const WATCH_ALERTS = 100;

@@ -4,7 +4,7 @@ import { SECRET_BYTES, SIGNING_KEY_INFO } from "./constants.js";
 /**
  * A subscription has one shown secret (64 hex characters). It authenticates status and
  * unsubscribe, checked against its stored SHA-256 in constant time, and it is the HMAC-SHA256
- * key of every alert (spec 6): the key bytes are the secret string's own (UTF-8) bytes, shown
+ * key of every alert (docs/webhooks.md "Headers and verification"): the key bytes are the secret string's own (UTF-8) bytes, shown
  * to Standard Webhooks receivers as `whsec_` + base64 of them (decision 0025). The service keeps
  * the secret sealed (sealed-secret.ts) to sign with it.
  */

@@ -26,7 +26,7 @@ export function webhookBody(p: JsonObject): string {
 }
 
 /**
- * The HMAC key of a delivery: the subscription secret's bytes (spec 6), or for a watch made
+ * The HMAC key of a delivery: the subscription secret's bytes (docs/webhooks.md), or for a watch made
  * before decision 0025 the derived key its receiver was given. Throws SecretUnavailable.
  */
 export function deliveryKey(d: Pick<ClaimedDelivery, "watchId" | "secretSealed" | "legacyKey">, secretKey: Buffer | undefined): Buffer {

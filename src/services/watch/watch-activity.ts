@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 
 export type WatchState = "active" | "expired" | "unsubscribed";
 
-/** The named states of a subscription (spec 3.2): unsubscribe wins over expiry. */
+/** The named states of a subscription (docs/webhooks.md "Quota and expiry"): unsubscribe wins over expiry. */
 export function watchState(w: { unsubscribed_at: Date | null; expires_at: Date }, now: Date): WatchState {
   if (w.unsubscribed_at) return "unsubscribed";
   return w.expires_at.getTime() <= now.getTime() ? "expired" : "active";

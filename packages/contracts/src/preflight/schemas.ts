@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_CODES } from "../codes.js";
 import { dateTime, percent } from "../common.js";
 
-/** Spec 2.1–2.6: the preflight report, its batch element, and the forensics superset. */
+/** The preflight report, its batch element, and the forensics superset (/spec#preflight, #preflight-batch, #forensics). */
 
 export const WarningCodeSchema = z.enum(ALL_CODES as unknown as [string, ...string[]]);
 export const RecommendedActionSchema = z.enum(["pay", "skip", "use_alternatives", "investigate"]);

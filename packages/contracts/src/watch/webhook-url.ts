@@ -1,7 +1,7 @@
 import { MAX_WEBHOOK_URL_LENGTH } from "./limits.js";
 
 /**
- * Where a webhook may point, as far as the text of the URL tells (spec 4.10, 7): https and no
+ * Where a webhook may point, as far as the text of the URL tells (docs/webhooks.md "Security"): https and no
  * userinfo. IP literals and DNS need the server's address rules (src/services/watch/webhook-url.ts).
  */
 export interface WebhookRules {

@@ -2,7 +2,7 @@ import { withDeadline } from "../../../lib/transient-errors.js";
 import { alternativesContract } from "@x402-lookout/contracts/catalog/alternatives";
 import { defineRoute } from "../../registry.js";
 
-/** Spec 8: the alternatives database budget. */
+/** The alternatives database budget (the 503 of /spec#alternatives). */
 const ALTERNATIVES_DB_BUDGET_MS = 8_000;
 
 export const alternativesRoute = defineRoute({

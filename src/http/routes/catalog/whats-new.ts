@@ -10,7 +10,7 @@ export const whatsNewRoute = defineRoute({
     const since = Date.parse(body.since);
     const now = services.now().getTime();
     if (since < now - WHATS_NEW.maxAgeMs) throw badRequest("since: must not be older than 30 days");
-    // No clock-skew tolerance: a window that starts after now is no window (spec 4.9).
+    // No clock-skew tolerance: a window that starts after now is no window (/spec#whats-new).
     if (since > now) throw badRequest(`since: must not be in the future (server time ${new Date(now).toISOString()})`);
   },
   handler: async ({ body }, { services }) => {
