@@ -40,6 +40,8 @@ export type ForensicsCode = (typeof FORENSICS_CODES)[number];
 export type WarningCode = PreflightCode | ForensicsCode;
 export type BlacklistReason = (typeof BLACKLIST_REASONS)[number];
 export const ALL_CODES: readonly WarningCode[] = [...PREFLIGHT_CODES, ...FORENSICS_CODES];
+/** Whether a code is one of the blacklist's reasons: the only warnings the decoy blacklist lists. */
+export const isBlacklistReason = (code: string): code is BlacklistReason => (BLACKLIST_REASONS as readonly string[]).includes(code);
 
 /** Why an alternative was picked, best tier first. */
 export const MATCH_REASONS = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"] as const;

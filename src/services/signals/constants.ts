@@ -9,7 +9,7 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 // The codes themselves are wire vocabulary (packages/contracts); the numbers that decide them are here.
-export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, PREFLIGHT_CODES } from "@x402-lookout/contracts/codes";
+export { ALL_CODES, BLACKLIST_REASONS, FORENSICS_CODES, isBlacklistReason, PREFLIGHT_CODES } from "@x402-lookout/contracts/codes";
 export type { BlacklistReason, ForensicsCode, PreflightCode, WarningCode } from "@x402-lookout/contracts/codes";
 export const THRESHOLDS = {
   /** dead: this many consecutive failed probes, none healthy since (decision 0014). */

@@ -4,7 +4,9 @@ import {
   CONFIDENCE_HINT_BELOW,
   CONFIDENCE_SINGLE_PROBE,
   CRITICAL,
+  FORENSICS_CODES,
   INFORMATIONAL,
+  isBlacklistReason,
   THRESHOLDS as T,
   WALLET_DRAIN,
   WEIGHTS,
@@ -58,7 +60,7 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   ...quoteRules,
 };
 
-const FORENSICS_ONLY = new Set<WarningCode>(["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"]);
+const FORENSICS_ONLY = new Set<string>(FORENSICS_CODES);
 
 export function confidenceOf(probes: number): number {
   if (probes <= 0) return 0;
@@ -92,7 +94,7 @@ export function evaluate(input: SignalInput, now: Date, mode: Mode = "preflight"
  * A code this version does not know is kept and counts as a warning about the endpoint.
  */
 export function verdictFrom(fired: readonly string[], known: boolean, confidence: number, mode: Mode = "preflight"): Verdict {
-  const shown = (c: string) => mode === "forensics" || !FORENSICS_ONLY.has(c as WarningCode);
+  const shown = (c: string) => mode === "forensics" || !FORENSICS_ONLY.has(c);
   const warnings = [...ALL_CODES.filter((c) => fired.includes(c)), ...fired.filter((c) => !ALL_CODES.includes(c as WarningCode))].filter(
     shown,
   ) as WarningCode[];
@@ -109,8 +111,4 @@ function actionFor(warnings: readonly WarningCode[], ok: boolean, confidence: nu
 }
 
 /** The blacklist reasons among a verdict's warnings (BLACKLIST_REASONS: /spec#catalog-decoys). */
-export const blacklistReasons = (warnings: readonly WarningCode[]) =>
-  warnings.filter(
-    (w): w is "decoy_price_extreme" | "zombie" | "dead_7d" | "mostly_dead" =>
-      w === "decoy_price_extreme" || w === "zombie" || w === "dead_7d" || w === "mostly_dead",
-  );
+export const blacklistReasons = (warnings: readonly WarningCode[]) => warnings.filter(isBlacklistReason);
