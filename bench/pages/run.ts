@@ -24,7 +24,7 @@ svc.app.get("/bench/bare-page", (c) => c.html(layout(SERVICE_NAME, html`<h1>${SE
 // Here they are read again every second of wall time: the background read falls inside the run.
 const t0 = Date.now();
 const moving = { now: () => new Date(svc.ctx.clock.now().getTime() + Date.now() - t0) };
-Object.assign(svc.ctx.services, { overview: createOverviewService(svc.ctx.db, moving, { freshMs: 1000 }) });
+Object.assign(svc.ctx.services, { overview: createOverviewService({ db: svc.ctx.db, clock: moving, freshMs: 1000 }) });
 const base = svc.server.url;
 
 const measured: { name: string; r: PacedResult }[] = [];

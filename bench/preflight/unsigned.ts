@@ -2,8 +2,7 @@ import type { AppContext } from "../../src/context.js";
 import type { AnyRouteDef } from "../../src/http/registry.js";
 import { reportTarget } from "../../src/http/routes/preflight/report-target.js";
 import { preflightRoute } from "../../src/http/routes/preflight/preflight.js";
-import { createReportsService, type ReportsService } from "../../src/services/reports/index.js";
-import { createLiveProber } from "../../src/services/reports/live-probe.js";
+import { createLiveProber, createReportsService, type ReportsService } from "../../src/services/reports/index.js";
 import { createVerdictSigner } from "../../src/services/verdict-signing/index.js";
 
 export const UNSIGNED_PATH = "/bench/preflight-unsigned";
@@ -30,7 +29,7 @@ export function unsignedPreflight(): { route: AnyRouteDef; attach(ctx: AppContex
       // BENCH_CONTROL=1: this copy signs too, so the two routes differ only in their reports instance (a control run).
       const sign =
         process.env.BENCH_CONTROL === "1" ? createVerdictSigner(ctx.db.db, ctx.clock, ctx.config.publicBaseUrl) : async () => "bench.unsigned.verdict";
-      reports = createReportsService(ctx.db, ctx.clock, live, { cacheRows: ctx.config.reportCacheRows, sign });
+      reports = createReportsService({ db: ctx.db, clock: ctx.clock, live, sign, cacheRows: ctx.config.reportCacheRows });
       await reports.find.cache.warm().catch(() => undefined);
     },
   };

@@ -3,26 +3,26 @@ import { SNAPSHOT_JWS } from "@x402-lookout/contracts/snapshot/limits";
 import type { DbHandle } from "../db/client.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/log.js";
-import { createAlternativesService } from "./alternatives/alternatives.js";
-import { createBlacklistService } from "./blacklist/blacklist.js";
+import { createAlternativesService } from "./alternatives/service.js";
+import { createBlacklistService } from "./blacklist/service.js";
 import { createCatalogService } from "./catalog/service.js";
 import { createCertificatesService } from "./certificates/service.js";
-import { createCreditsService } from "./credits/credits-service.js";
+import { createCreditsService } from "./credits/service.js";
 import { createDatasetService } from "./dataset/service.js";
 import { createDelistService } from "./delist/service.js";
-import { createEndpointHistoryService } from "./endpoint-history/index.js";
-import { createExplorerService } from "./explorer/index.js";
+import { createEndpointHistoryService } from "./endpoint-history/service.js";
+import { createExplorerService } from "./explorer/service.js";
 import { createPaymentsService } from "./payments/service.js";
 import { createProbesService } from "./probes/service.js";
-import { createReportsService } from "./reports/index.js";
+import { createReportsService } from "./reports/service.js";
 import { createLiveProber } from "./reports/live-probe.js";
 import { createOverviewService } from "./overview/service.js";
 import { createVerdictsService } from "./evidence/service.js";
-import { createTrialService } from "./trial/index.js";
+import { createTrialService } from "./trial/service.js";
 import { createVerdictFeedService } from "./verdict-feed/service.js";
-import { createJwsSigner, createVerdictSigner } from "./verdict-signing/index.js";
+import { createVerdictSigningService } from "./verdict-signing/service.js";
 import { createWatchService } from "./watch/service.js";
-import { createWhatsNewService } from "./whats-new/whats-new.js";
+import { createWhatsNewService } from "./whats-new/service.js";
 
 /** Exactly the config values the services read; main.ts passes its Config, which has them all. */
 export interface ServicesConfig {
@@ -58,41 +58,42 @@ export interface ServicesDeps {
  */
 export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateLiveProbes, publicBaseUrl: config.publicBaseUrl });
-  const sign = createVerdictSigner(db.db, clock, config.publicBaseUrl, undefined, config.signingSecretKey);
-  const reports = createReportsService(db, clock, live, { cacheRows: config.reportCacheRows, sign });
-  const alternatives = createAlternativesService(db);
-  const blacklist = createBlacklistService(db, config.maxEntries);
-  const whatsNew = createWhatsNewService(db, clock);
+  const signing = createVerdictSigningService({ db, clock, issuer: config.publicBaseUrl, sealKey: config.signingSecretKey });
+  const reports = createReportsService({ db, clock, live, sign: signing.verdict, cacheRows: config.reportCacheRows });
+  const alternatives = createAlternativesService({ db });
+  const blacklist = createBlacklistService({ db, maxEntries: config.maxEntries });
+  const whatsNew = createWhatsNewService({ db, clock });
   return {
     /** Time as the services see it: handlers take "now" from here, never from a clock of their own. */
     now: () => clock.now(),
     alternatives,
     blacklist,
-    catalog: createCatalogService(db.db, clock, metrics),
-    certificates: createCertificatesService(db.db, clock, config.publicBaseUrl, config.signingSecretKey),
-    credits: createCreditsService(db, clock),
-    dataset: createDatasetService(db, clock, log, {
+    catalog: createCatalogService({ db, clock, metrics }),
+    certificates: createCertificatesService({ db, clock, publicBaseUrl: config.publicBaseUrl, sealKey: config.signingSecretKey }),
+    credits: createCreditsService({ db, clock }),
+    dataset: createDatasetService({
+      db,
+      clock,
+      log,
       dataDir: config.dataDir,
       publicBaseUrl: config.publicBaseUrl,
       minEvidenceHours: config.datasetMinEvidenceHours,
     }),
-    delist: createDelistService(db, clock),
+    delist: createDelistService({ db, clock }),
     /** One endpoint's page and badges: its verdict and 7 days of hourly aggregates (issue 26). */
-    endpointHistory: createEndpointHistoryService(db.db, clock, config.publicBaseUrl),
+    endpointHistory: createEndpointHistoryService({ db, clock, publicBaseUrl: config.publicBaseUrl }),
     /** The public explorer's endpoint list, provider and service pages (issue 26). */
-    explorer: createExplorerService(db, clock),
+    explorer: createExplorerService({ db, clock }),
     payments: createPaymentsService(db.db, clock),
     /** The landing page's live figures, read at most every 15 s. */
-    overview: createOverviewService(db, clock),
+    overview: createOverviewService({ db, clock }),
     probes: createProbesService(db, clock, log, metrics, config),
     reports,
     verdicts: createVerdictsService(db, clock),
     /** The offline guard's signed snapshot and deltas, with the verdicts' key. */
-    verdictFeed: createVerdictFeedService(db, clock, createJwsSigner(db.db, clock, SNAPSHOT_JWS.typ, undefined, config.signingSecretKey), {
-      issuer: config.publicBaseUrl,
-    }),
-    trial: createTrialService(db, clock, reports),
-    watch: createWatchService(db, clock, metrics, { allowPrivate: config.allowPrivateWebhooks }, config.watchSecretKey),
+    verdictFeed: createVerdictFeedService({ db, clock, sign: signing.jws(SNAPSHOT_JWS.typ), issuer: config.publicBaseUrl }),
+    trial: createTrialService({ db, clock, reports }),
+    watch: createWatchService({ db, clock, metrics, rules: { allowPrivate: config.allowPrivateWebhooks }, secretKey: config.watchSecretKey }),
     whatsNew,
     /**
      * Builds what the catalog products keep per verdict generation (docs/catalog-products.md)

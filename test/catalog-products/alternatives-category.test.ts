@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/alternatives.js";
+import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/service.js";
 import { categoryIsSet, categoryOf } from "../../src/services/catalog/index.js";
 import { DAY, HOUR } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
@@ -26,7 +26,7 @@ async function listing(url: string, svc: string, tags: string[], price: string) 
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  service = createAlternativesService(ctx.db);
+  service = createAlternativesService({ db: ctx.db });
   await listing("https://nimbus.example/v2/transliterate", "Nimbus", ["translation", "ai"], "0.002");
   await listing("https://nimbus.example/v2/translate", "Nimbus", ["translation", "ai"], "0.002");
   await listing("https://digest.example/ai/sentiment", "Digest", ["ai", "llm", "summarization"], "0.002");

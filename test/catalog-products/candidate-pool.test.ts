@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/alternatives.js";
+import { createAlternativesService, type AlternativesService } from "../../src/services/alternatives/service.js";
 import { DAY, HOUR, MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing, seedProbes, series } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
@@ -10,7 +10,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  service = createAlternativesService(ctx.db);
+  service = createAlternativesService({ db: ctx.db });
   const seed = async (name: string, url: string, category: string) => {
     ids[name] = await seedListing(ctx, { url, service: "Maps", provider: "0xmaps", price: "0.01", category });
     await seedProbes(ctx, ids[name]!, series(7 * DAY, HOUR));

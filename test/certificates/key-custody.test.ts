@@ -69,10 +69,10 @@ describe("the signing key at rest (decision 0031)", () => {
   });
 
   it("does not open without its sealing key or under another one: the start stops with one line", async () => {
-    const bare = createCertificatesService(ctx.db.db, ctx.clock, "http://x.test");
+    const bare = createCertificatesService({ db: ctx.db, clock: ctx.clock, publicBaseUrl: "http://x.test" });
     await expect(bare.keys.prepare()).rejects.toThrow(SigningKeyUnavailable);
     await expect(bare.keys.prepare()).rejects.toThrow(/is sealed and SIGNING_SECRET_KEY is not set$/);
-    const other = createCertificatesService(ctx.db.db, ctx.clock, "http://x.test", Buffer.alloc(32, 1));
+    const other = createCertificatesService({ db: ctx.db, clock: ctx.clock, publicBaseUrl: "http://x.test", sealKey: Buffer.alloc(32, 1) });
     await expect(other.keys.prepare()).rejects.toThrow(/SIGNING_SECRET_KEY is not the key it was sealed with$/);
   });
 
@@ -84,16 +84,18 @@ describe("the signing key at rest (decision 0031)", () => {
       expect(before.clear).toBe(true);
       const at = (svc: ReturnType<typeof createCertificatesService>) => svc.keys.prepare();
       const sealKey = Buffer.from(SEAL, "hex");
-      const runs = await Promise.all([1, 2].map(() => at(createCertificatesService(plain.db.db, plain.clock, "http://x.test", sealKey))));
+      const runs = await Promise.all(
+        [1, 2].map(() => at(createCertificatesService({ db: plain.db, clock: plain.clock, publicBaseUrl: "http://x.test", sealKey }))),
+      );
       expect(runs.map((r) => r.kid)).toEqual([before.kid, before.kid]);
       expect(runs.every((r) => !r.clear)).toBe(true);
       expect(runs[0]!.sealedNow + runs[1]!.sealedNow).toBeGreaterThanOrEqual(1);
-      const again = await at(createCertificatesService(plain.db.db, plain.clock, "http://x.test", sealKey));
+      const again = await at(createCertificatesService({ db: plain.db, clock: plain.clock, publicBaseUrl: "http://x.test", sealKey }));
       expect(again).toEqual({ kid: before.kid, sealedNow: 0, clear: false });
       const row = await plain.db.db.selectFrom("signing_keys").select("private_jwk").executeTakeFirstOrThrow();
       expect(JSON.stringify(row.private_jwk)).not.toContain('"d"');
       // A lost sealing key: `keys rotate` under a new one needs not open the old key, and the start works again.
-      const fresh = createCertificatesService(plain.db.db, plain.clock, "http://x.test", Buffer.alloc(32, 9));
+      const fresh = createCertificatesService({ db: plain.db, clock: plain.clock, publicBaseUrl: "http://x.test", sealKey: Buffer.alloc(32, 9) });
       await expect(fresh.keys.prepare()).rejects.toThrow(SigningKeyUnavailable);
       const rotated = await fresh.keys.rotate();
       expect(rotated.retired).toBe(before.kid);

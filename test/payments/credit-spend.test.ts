@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createCreditsService } from "../../src/services/credits/credits-service.js";
+import { createCreditsService } from "../../src/services/credits/service.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 
 const NOW = new Date("2026-11-22T12:00:00.000Z");
@@ -49,7 +49,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   const balanceOf = async (id: string) => (await db.db.selectFrom("credits").select("balance").where("id", "=", id).executeTakeFirstOrThrow()).balance;
 
   it("gives a bundle exactly as many calls as its balance, with the balances of one-by-one spends", async () => {
-    const credits = createCreditsService(db, clock);
+    const credits = createCreditsService({ db, clock });
     const id = await bundle(5);
     const spent = await Promise.all(Array.from({ length: 8 }, () => credits.spend(id)));
     expect(spent.filter(Boolean)).toHaveLength(5);
@@ -59,7 +59,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   });
 
   it("answers each call of a mixed turn for its own bundle", async () => {
-    const credits = createCreditsService(db, clock);
+    const credits = createCreditsService({ db, clock });
     const [a, b, expired, unsettled] = [
       await bundle(10),
       await bundle(1),
@@ -76,7 +76,7 @@ describe("credit spends coalesced per event-loop turn", () => {
   });
 
   it("two services (two API processes) spending the same bundles in opposite orders spend exactly the balance", async () => {
-    const [one, two] = [createCreditsService(db, clock), createCreditsService(db, clock)];
+    const [one, two] = [createCreditsService({ db, clock }), createCreditsService({ db, clock })];
     const ids = [await bundle(60), await bundle(60)];
     const spends = Array.from({ length: 50 }, (_, i) => [one.spend(ids[i % 2]!), two.spend(ids[(i + 1) % 2]!)]).flat();
     const more = Array.from({ length: 50 }, (_, i) => [one.spend(ids[(i + 1) % 2]!), two.spend(ids[i % 2]!)]).flat();

@@ -102,7 +102,13 @@ describe("the verdict feed", () => {
 
   it("pages through truncated deltas in sequence order", async () => {
     const { ctx } = svc;
-    const paging = createVerdictFeedService(ctx.db, ctx.clock, createJwsSigner(ctx.db.db, ctx.clock, SNAPSHOT_JWS.typ), { issuer: svc.url, maxEntries: 1 });
+    const paging = createVerdictFeedService({
+      db: ctx.db,
+      clock: ctx.clock,
+      sign: createJwsSigner(ctx.db.db, ctx.clock, SNAPSHOT_JWS.typ),
+      issuer: svc.url,
+      maxEntries: 1,
+    });
     const whole = await ctx.services.verdictFeed.deltas(0);
     const pages: VerdictDeltas[] = [await paging.deltas(0)];
     while (pages.at(-1)!.truncated) pages.push(await paging.deltas(pages.at(-1)!.seq));

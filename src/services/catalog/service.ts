@@ -1,7 +1,6 @@
 import type { Readable } from "node:stream";
-import type { Kysely } from "kysely";
 import type { Registry } from "prom-client";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
 import { runIngestCycle } from "./ingest-cycle.js";
@@ -18,8 +17,15 @@ export interface IngestRun {
   signal?: AbortSignal;
 }
 
+export interface CatalogDeps {
+  db: Pick<DbHandle, "db">;
+  clock: Clock;
+  /** Where the ingester registers its series. */
+  metrics: Registry;
+}
+
 /** The catalog: the ingester's poll cycle, and the probe history the operator CLI moves in and out (NDJSON). */
-export function createCatalogService(db: Kysely<Database>, clock: Clock, metrics: Registry) {
+export function createCatalogService({ db: { db }, clock, metrics }: CatalogDeps) {
   return {
     // Series are registered by the first cycle, so processes without an ingester export none.
     ingest: ({ sources, opts, log, signal }: IngestRun) => runIngestCycle({ db, clock, log }, sources, opts, ingestMetrics(metrics), signal),

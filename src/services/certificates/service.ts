@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { issueCertificate, type IssueInput } from "./issue.js";
 import { listKeys, revokeKey, rotateKey } from "./key-admin.js";
@@ -7,11 +6,17 @@ import { isSealedPrivate, sealClearKeys } from "./key-sealing.js";
 import { viewCertificate } from "./live-state.js";
 import { activeSigningKey, publicJwks } from "./signing-keys.js";
 
-/**
- * Certificates as routes and pages use them; the issuer's address and the clock are the
- * service's; `sealKey` (SIGNING_SECRET_KEY) seals the signing keys at rest (decision 0031).
- */
-export function createCertificatesService(db: Kysely<Database>, clock: Clock, publicBaseUrl: string, sealKey?: Buffer) {
+export interface CertificatesDeps {
+  db: Pick<DbHandle, "db">;
+  clock: Clock;
+  /** The issuer's address. */
+  publicBaseUrl: string;
+  /** SIGNING_SECRET_KEY: seals the signing keys at rest (decision 0031). */
+  sealKey?: Buffer | undefined;
+}
+
+/** Certificates as routes and pages use them; the issuer's address and the clock are the service's. */
+export function createCertificatesService({ db: { db }, clock, publicBaseUrl, sealKey }: CertificatesDeps) {
   const deps = { db, clock, publicBaseUrl, sealKey };
   return {
     issue: (input: IssueInput) => issueCertificate(deps, input),

@@ -28,7 +28,7 @@ export interface DatasetBuild {
   dir: string;
 }
 
-export interface DatasetDeps {
+export interface DatasetBuildDeps {
   db: Kysely<Database>;
   clock: Clock;
   log: Logger;
@@ -46,7 +46,7 @@ const utcDate = (d: Date) => d.toISOString().slice(0, 10);
  * written into a fresh directory and moved into place, so a download never sees half a build;
  * a second build on the same day replaces the first.
  */
-export async function buildDataset(deps: DatasetDeps): Promise<DatasetBuild> {
+export async function buildDataset(deps: DatasetBuildDeps): Promise<DatasetBuild> {
   const builtAt = deps.clock.now();
   const period = utcDate(builtAt);
   const periodStart = new Date(builtAt.getTime() - DATASET.windowMs);

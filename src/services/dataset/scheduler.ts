@@ -1,5 +1,5 @@
 import { LOCKS, runExclusive } from "../../db/jobs/exclusive.js";
-import { buildDataset, type DatasetBuild, type DatasetDeps } from "./build-dataset.js";
+import { buildDataset, type DatasetBuild, type DatasetBuildDeps } from "./build-dataset.js";
 import { datasetEvidence } from "./evidence.js";
 
 /**
@@ -8,7 +8,7 @@ import { datasetEvidence } from "./evidence.js";
  * minutes thin. Processes sharing the database build one at a time (runExclusive); the others
  * skip. The api role's dataset task calls it every hour, once the process has fully started.
  */
-export async function buildIfDue(deps: DatasetDeps & { soleWriter: boolean; minEvidenceHours: number }): Promise<DatasetBuild | undefined> {
+export async function buildIfDue(deps: DatasetBuildDeps & { soleWriter: boolean; minEvidenceHours: number }): Promise<DatasetBuild | undefined> {
   const now = deps.clock.now();
   const evidence = await datasetEvidence(deps.db, now, deps.minEvidenceHours);
   if (!evidence.nextBuildAt || now < evidence.nextBuildAt) return undefined;

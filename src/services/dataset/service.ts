@@ -15,8 +15,14 @@ export interface DatasetConfig {
   minEvidenceHours: number;
 }
 
+export interface DatasetDeps extends DatasetConfig {
+  db: Pick<DbHandle, "db" | "soleWriter">;
+  clock: Clock;
+  log: Logger;
+}
+
 /** The public dataset as the page, the downloads and the CLI use it. */
-export function createDatasetService(handle: DbHandle, clock: Clock, log: Logger, config: DatasetConfig) {
+export function createDatasetService({ db: handle, clock, log, ...config }: DatasetDeps) {
   const { db } = handle;
   return {
     list: () => listDatasets(db),

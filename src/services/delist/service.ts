@@ -4,8 +4,13 @@ import type { DelistScope } from "./constants.js";
 import { delistDiff, delistSnapshot } from "./feed.js";
 import { recordDailyFlags } from "./record-flags.js";
 
+export interface DelistDeps {
+  db: DbHandle;
+  clock: Clock;
+}
+
 /** The delist feed as its routes use it, and the daily flag history it is built from; "now" is the service's clock. */
-export function createDelistService(db: DbHandle, clock: Clock) {
+export function createDelistService({ db, clock }: DelistDeps) {
   const deps = { db, clock };
   return {
     snapshot: (opts: { scope: DelistScope; limit: number }) => delistSnapshot(deps, opts),

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { certificatesOf } from "./certificates.js";
 import { flagsOf } from "./flags.js";
@@ -8,11 +7,18 @@ import { identityOf } from "./identity.js";
 import { quotesOf } from "./quotes.js";
 import type { EndpointHistory } from "./types.js";
 
+export interface EndpointHistoryDeps {
+  db: Pick<DbHandle, "db">;
+  clock: Clock;
+  /** Where the certificates' links point. */
+  publicBaseUrl: string;
+}
+
 /**
  * One endpoint's page data (issue 26): its verdict, 7 days of hourly aggregates, and its quote,
  * flag and certificate records. Aggregates only (decision 0024): no probe row leaves here.
  */
-export function createEndpointHistoryService(db: Kysely<Database>, clock: Clock, publicBaseUrl: string) {
+export function createEndpointHistoryService({ db: { db }, clock, publicBaseUrl }: EndpointHistoryDeps) {
   return {
     /** undefined for an id no listing has. */
     async get(id: number): Promise<EndpointHistory | undefined> {

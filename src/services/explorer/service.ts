@@ -23,13 +23,18 @@ export interface ServicePage {
   list: ListPage;
 }
 
+export interface ExplorerDeps {
+  db: Pick<DbHandle, "db" | "generation">;
+  clock: Clock;
+}
+
 /**
  * The public explorer's lists (issue 26): every active listing searchable, filterable, sortable
  * and paged, and provider and service pages with their totals. The listings and their stored
  * verdicts are kept per verdict generation (catalog-index.ts), and so are the sparklines read so
  * far (one statement for a page's others).
  */
-export function createExplorerService(handle: Pick<DbHandle, "db" | "generation">, clock: Clock) {
+export function createExplorerService({ db: handle, clock }: ExplorerDeps) {
   const db = handle.db;
   const current = perGeneration(handle, async () => ({ index: new CatalogIndex(await loadRows(db)), lines: sparklineCache(db) }));
   type Generation = Awaited<ReturnType<typeof current>>;

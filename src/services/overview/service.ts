@@ -11,15 +11,19 @@ export type { OverviewFigures } from "./figures.js";
  */
 export const OVERVIEW_AGE = { freshMs: 15_000, maxAgeMs: 30_000 } as const;
 
+export interface OverviewDeps {
+  db: Pick<DbHandle, "db">;
+  clock: Clock;
+  /** Past these ages the figures are refreshed (default OVERVIEW_AGE; benches shorten them). */
+  freshMs?: number;
+  maxAgeMs?: number;
+}
+
 /**
  * The landing page's live figures. Counting every stored verdict's warnings takes tens of
  * milliseconds at 100,000 listings, so one read serves every view while fresh.
  */
-export function createOverviewService(
-  handle: Pick<DbHandle, "db">,
-  clock: Clock,
-  { freshMs = OVERVIEW_AGE.freshMs, maxAgeMs = OVERVIEW_AGE.maxAgeMs }: { freshMs?: number; maxAgeMs?: number } = {},
-) {
+export function createOverviewService({ db: handle, clock, freshMs = OVERVIEW_AGE.freshMs, maxAgeMs = OVERVIEW_AGE.maxAgeMs }: OverviewDeps) {
   let last: OverviewFigures | undefined;
   let pending: Promise<OverviewFigures> | undefined;
 

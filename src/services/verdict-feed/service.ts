@@ -11,7 +11,11 @@ const HOUR = 3_600_000;
 
 export const TAKE_A_SNAPSHOT = "take a new snapshot with POST /api/v1/verdict-snapshot, then poll the deltas since its seq";
 
-export interface VerdictFeedOptions {
+export interface VerdictFeedDeps {
+  db: Pick<DbHandle, "db">;
+  clock: Clock;
+  /** Signs the answers with the verdicts' key. */
+  sign: JwsSigner;
   /** The issuer the claims name: the service's public base URL. */
   issuer: string;
   /** Rows per deltas answer (SNAPSHOT_LIMITS.deltaMaxEntries; tests page with fewer). */
@@ -24,7 +28,7 @@ export interface VerdictFeedOptions {
  * The offline guard's feed (docs/offline-guard.md, decision 0022): every active listing's entry at
  * one sequence number, or the changes since one, signed with the verdicts' key.
  */
-export function createVerdictFeedService(handle: Pick<DbHandle, "db">, clock: Clock, sign: JwsSigner, opts: VerdictFeedOptions) {
+export function createVerdictFeedService({ db: handle, clock, sign, ...opts }: VerdictFeedDeps) {
   const max = opts.maxEntries ?? SNAPSHOT_LIMITS.deltaMaxEntries;
   const timeout = opts.readTimeoutMs ?? 10_000;
   return {

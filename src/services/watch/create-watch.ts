@@ -12,7 +12,7 @@ import { sealSecret } from "./sealed-secret.js";
 import { newWatchSecrets, signingKeyOf, signingSecretOf } from "./secrets.js";
 import { checkWebhookTarget, type WebhookRules } from "./webhook-url.js";
 
-export interface WatchDeps {
+export interface CreateWatchDeps {
   db: Kysely<Database>;
   clock: Clock;
   rules: WebhookRules;
@@ -49,7 +49,7 @@ export interface CreatedWatch {
 }
 
 /** Validates the webhook target (DNS included) and stores a new subscription. */
-export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Promise<CreatedWatch> {
+export async function createWatch(deps: CreateWatchDeps, input: CreateWatchInput): Promise<CreatedWatch> {
   const target = await checkWebhookTarget(input.webhookUrl, deps.rules, deps.lookup);
   if (!target.ok) throw target.status === 400 ? new InvalidInput("webhookUrl", target.message) : new Unavailable(target.message, 5);
   const signals = [...new Set(input.signals?.length ? input.signals : DEFAULT_SIGNALS)];

@@ -34,11 +34,21 @@ export interface AlerterOptions {
   deliveryTimeoutMs?: number;
 }
 
+export interface WatchDeps {
+  db: Pick<DbHandle, "db" | "soleWriter">;
+  clock: Clock;
+  /** Where the alerter registers its series. */
+  metrics: Registry;
+  rules: WebhookRules;
+  /** WATCH_SECRET_KEY: seals the watch secrets at rest (decision 0025). */
+  secretKey?: Buffer | undefined;
+}
+
 /**
  * Watch subscriptions as routes use them (the caller passes the id and the secret it presented),
- * the alerter's evaluation and its delivery loop. `secretKey` (WATCH_SECRET_KEY) seals secrets.
+ * the alerter's evaluation and its delivery loop.
  */
-export function createWatchService(handle: DbHandle, clock: Clock, metrics: Registry, rules: WebhookRules, secretKey?: Buffer) {
+export function createWatchService({ db: handle, clock, metrics, rules, secretKey }: WatchDeps) {
   const { db } = handle;
   const deps = { db, clock };
   const evaluation = (log: Logger) => ({ db, soleWriter: handle.soleWriter, clock, log, metrics: watchMetrics(metrics) });

@@ -17,6 +17,11 @@ export const WHATS_NEW = {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+export interface WhatsNewDeps {
+  db: Pick<DbHandle, "db" | "generation">;
+  clock: Clock;
+}
+
 /**
  * Spec 2.10: the catalog's changes since `since`. Added = first seen since then and still
  * active; removed = turned inactive since then. Each list is capped at `limit`, newest first.
@@ -25,7 +30,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * entries of the timeline's two lanes, so the entries of the first maxLimit of each lane are
  * described once per generation too; a call only reads the polls live.
  */
-export function createWhatsNewService(handle: Pick<DbHandle, "db" | "generation">, clock: Clock) {
+export function createWhatsNewService({ db: handle, clock }: WhatsNewDeps) {
   const { db } = handle;
   const current = perGeneration(handle, async () => {
     const timeline = await CatalogTimeline.load(db, clock.now());

@@ -15,12 +15,18 @@ const SEVERITY = sql<number>`case
   when ${BLACKLIST_REASONS[2]} = any(s.blacklist_reasons) then 2
   else 3 end`;
 
+export interface BlacklistDeps {
+  db: Pick<DbHandle, "db" | "generation">;
+  /** Entries per answer (MAX_ENTRIES); past it the answer says truncated. */
+  maxEntries: number;
+}
+
 /**
  * The decoy blacklist of spec 2.7. It changes only when the verdicts are recomputed, so each API
  * process builds it once per verdict generation and answers from memory in between: every call
  * of one generation gets the same bytes apart from generated_at.
  */
-export function createBlacklistService(handle: Pick<DbHandle, "db" | "generation">, maxEntries: number) {
+export function createBlacklistService({ db: handle, maxEntries }: BlacklistDeps) {
   const current = perGeneration(handle, () => blacklist(handle.db, maxEntries));
   return {
     async decoys(now: Date) {

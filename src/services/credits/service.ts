@@ -26,11 +26,16 @@ export interface MintInput {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface CreditsDeps {
+  db: Pick<DbHandle, "db" | "dialect" | "prepared">;
+  clock: Clock;
+}
+
 /**
  * Prepaid bundles (spec 2.9, 3.1). A bundle is bound to the payment that bought it and is usable
  * only once that payment settled, so a failed settlement can never leave a working credit behind.
  */
-export function createCreditsService(handle: Pick<DbHandle, "db" | "dialect" | "prepared">, clock: Clock) {
+export function createCreditsService({ db: handle, clock }: CreditsDeps) {
   const { db } = handle;
   const spendOne = createCreditSpends(handle, () => clock.now());
 

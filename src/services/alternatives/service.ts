@@ -19,13 +19,17 @@ export interface AlternativesQuery {
   limit: number;
 }
 
+export interface AlternativesDeps {
+  db: Pick<DbHandle, "db" | "prepared" | "generation">;
+}
+
 /**
  * Healthy substitutes for a blocked endpoint (spec 2.8, 4.6). Candidates match by the first of
  * same service, provider, domain, category (or task class) and similar price (within the
  * target's category); each candidate's own stored verdict must be pay and nothing may delist it
  * (candidates.ts). Ranking inside a match tier: 7-day uptime, then 1-hour latency.
  */
-export function createAlternativesService(handle: Pick<DbHandle, "db" | "prepared" | "generation">) {
+export function createAlternativesService({ db: handle }: AlternativesDeps) {
   const candidates = perGeneration(handle, () => loadCandidates(handle.db));
   const lookup = createTargetLookup(handle);
   return {
