@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_CODES } from "../codes.js";
 import { dateTime, httpUrlField } from "../common.js";
 import { WarningCodeSchema } from "../preflight/schemas.js";
-import { LEFT_CATALOG, MAX_SIGNALS } from "./limits.js";
+import { DEFAULT_SIGNALS, LEFT_CATALOG, MAX_SIGNALS } from "./limits.js";
 import { webhookUrlSyntaxProblem } from "./webhook-url.js";
 
 const signalName = z.enum(ALL_CODES as unknown as [string, ...string[]], {
@@ -25,7 +25,7 @@ export const CreateWatchBody = z.object({
     .min(1, "signals needs at least one code (omit it for the default)")
     .max(MAX_SIGNALS, `at most ${MAX_SIGNALS} signals`)
     .optional()
-    .describe("warning codes to watch; default dead, zombie, decoy_price_extreme"),
+    .describe(`warning codes to watch; default ${DEFAULT_SIGNALS.join(", ")}`),
 });
 
 export const WatchCreatedSchema = z.object({
