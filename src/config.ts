@@ -183,7 +183,7 @@ export interface Config {
   maxEntries: number;
   /** Hours of probe evidence the first public dataset build waits for (docs/dataset.md). */
   datasetMinEvidenceHours: number;
-  /** Report rows each API process keeps in memory (0: none); docs/decisions/0012. */
+  /** Report rows each API process keeps in memory (0: none); docs/decisions/0012-report-rows-cached-per-process.md. */
   reportCacheRows: number;
   logLevel: string;
   /** auto: pretty on a terminal, JSON otherwise (and always JSON under CI). */

@@ -234,7 +234,7 @@ export interface ProbeHourlyTable {
   latency_count: Generated<number>;
   latency_sum_ms: Generated<number>;
   latency_max_ms: number | null;
-  /** Sparse [bin, count, ...]; src/db/latency-histogram.ts. */
+  /** Sparse [bin, count, ...]; src/services/evidence/latency-histogram.ts. */
   latency_hist: ColumnType<number[], number[] | undefined, number[]>;
   status_counts: DefaultJsonColumn<StatusCounts>;
   price_usdc_last: NullableNumeric;

@@ -14,7 +14,7 @@ const iso = (d: Date) => d.toISOString();
  * 30 min and 1 h from raw probes, (now - window, now]; 48 h and 7 d from hourly buckets, the
  * open hour included (48 and 168 buckets). Percentiles merge the 7 days of sparse histograms
  * in SQL and take the bin holding the nearest-rank sample, exactly as percentile() in
- * src/db/latency-histogram.ts does; the maximum is the exact stored maximum. Columns the signal
+ * src/services/evidence/latency-histogram.ts does; the maximum is the exact stored maximum. Columns the signal
  * engine owns (warnings, critical, reasons, risk_score, flagged_since) are never written here;
  * `detail` is merged key by key, so its other keys survive. detail.quote is the listing's quote
  * evidence (quotes/observed.ts), read in one statement before. Counts, latencies, the last
