@@ -24,7 +24,7 @@ export interface AlternativesDeps {
 }
 
 /**
- * Healthy substitutes for a blocked endpoint (spec 2.8, 4.6). Candidates match by the first of
+ * Healthy substitutes for a blocked endpoint (/spec#alternatives). Candidates match by the first of
  * same service, provider, domain, category (or task class) and similar price (within the
  * target's category); each candidate's own stored verdict must be pay and nothing may delist it
  * (candidates.ts). Ranking inside a match tier: 7-day uptime, then 1-hour latency.

@@ -22,7 +22,7 @@ export interface BlacklistDeps {
 }
 
 /**
- * The decoy blacklist of spec 2.7. It changes only when the verdicts are recomputed, so each API
+ * The decoy blacklist (/spec#catalog-decoys). It changes only when the verdicts are recomputed, so each API
  * process builds it once per verdict generation and answers from memory in between: every call
  * of one generation gets the same bytes apart from generated_at.
  */

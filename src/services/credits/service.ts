@@ -32,7 +32,7 @@ export interface CreditsDeps {
 }
 
 /**
- * Prepaid bundles (spec 2.9, 3.1). A bundle is bound to the payment that bought it and is usable
+ * Prepaid bundles (/spec#credits, docs/payments.md "Credits"). A bundle is bound to the payment that bought it and is usable
  * only once that payment settled, so a failed settlement can never leave a working credit behind.
  */
 export function createCreditsService({ db: handle, clock }: CreditsDeps) {

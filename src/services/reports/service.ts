@@ -12,7 +12,7 @@ import { targetOf, type ReportTarget } from "./report-target.js";
 import { createSeal } from "./seal.js";
 import type { VerdictSigner } from "../verdict-signing/index.js";
 
-/** Database budgets of spec 8. */
+/** Database budgets: past them a route answers 503 and settles nothing (/spec#preflight-batch says 15 s). */
 export const BATCH_DB_BUDGET_MS = 15_000;
 export const SINGLE_DB_BUDGET_MS = 8_000;
 

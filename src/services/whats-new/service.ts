@@ -23,7 +23,7 @@ export interface WhatsNewDeps {
 }
 
 /**
- * Spec 2.10: the catalog's changes since `since`. Added = first seen since then and still
+ * The catalog's changes since `since` (/spec#whats-new). Added = first seen since then and still
  * active; removed = turned inactive since then. Each list is capped at `limit`, newest first.
  * Counts and lists come from one CatalogTimeline per verdict generation (docs/catalog-products.md),
  * so they agree with each other and cost a binary search. Any window's lists are the newest
