@@ -69,7 +69,12 @@ export const COLUMNS: readonly Column[] = [
     description: "healthy, error or unchallenged (a paid listing's 2xx without a challenge): the latest probe that reached the endpoint",
     value: (r) => r.last_outcome,
   },
-  { name: "warnings", type: "string list", description: "warning codes in force (spec 2.1, forensics codes included)", value: (r) => r.warnings ?? [] },
+  {
+    name: "warnings",
+    type: "string list",
+    description: "warning codes in force, forensics codes included (/spec#warning-codes)",
+    value: (r) => r.warnings ?? [],
+  },
   { name: "blacklist_reasons", type: "string list", description: BLACKLIST_REASONS.join(", "), value: (r) => r.blacklist_reasons ?? [] },
   {
     name: "delist_reasons",
