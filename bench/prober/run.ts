@@ -8,7 +8,7 @@ import { Registry } from "prom-client";
 import { loadConfig } from "../../src/config.js";
 import { createAppContext, Readiness, type AppContext } from "../../src/context.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../../test/helpers/start-prober.js";
 import { openBenchDb } from "../lib/bench-db.js";
 import { seedFleet } from "./seed-fleet.js";
 import { fleetAddress, spawnFleet } from "./fleet.js";

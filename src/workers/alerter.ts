@@ -1,45 +1,8 @@
 import type { AppContext } from "../context.js";
-import { ALERTER_TICK_MS, type AlerterTickSummary, type AlerterOptions as TickOptions } from "../services/index.js";
-import { startTask, type Task } from "./periodic.js";
-
-export type { AlerterTickSummary };
-
-export interface AlerterOptions extends Omit<TickOptions, "log"> {
-  /** Pause between evaluations and between delivery polls (default ALERTER_TICK_MS and the delivery poll). */
-  tickMs?: number;
-}
-
-export interface Alerter {
-  /** An evaluation that starts after this call, then every due delivery sent and recorded; what both did. */
-  runNow(): Promise<AlerterTickSummary>;
-  /** Claims nothing more, lets attempts in flight finish and be recorded, closes connections. */
-  stop(): Promise<void>;
-}
-
-const logOf = (ctx: AppContext) => ctx.log.child({ worker: "alerter" });
-
-/** The evaluation as a task: signal changes of watched endpoints become alerts in the delivery queue. */
-export const alerterTask = (ctx: AppContext): Task => ctx.services.watch.evaluator(logOf(ctx));
+import type { Task } from "./periodic.js";
 
 /**
- * The alerter role in one call (tests, tools): the evaluation and the delivery loop, each on its
- * own schedule as in src/workers/schedules.ts, over one delivery pool. Several alerters may share one database.
+ * The evaluation as a task: signal changes of watched endpoints become alerts in the delivery
+ * queue. The delivery loop is its own task (webhook-delivery.ts); test/helpers/start-alerter.ts runs both.
  */
-export function startAlerter(ctx: AppContext, opts: AlerterOptions = {}): Alerter {
-  const log = logOf(ctx);
-  const a = ctx.services.watch.alerter({ ...opts, log });
-  const evaluation = startTask("alerter", opts.tickMs ?? ALERTER_TICK_MS, { tick: a.evaluate }, log);
-  const delivery = startTask("webhook delivery", opts.tickMs ?? ctx.services.watch.deliveryPollMs, { tick: a.deliver, abort: a.abort, close: a.close }, log);
-  return {
-    async runNow() {
-      const evaluated = await evaluation.runNext().catch(() => {
-        throw new Error("the alerter evaluation failed; see the log");
-      });
-      return { ...evaluated, ...(await a.settle()) };
-    },
-    stop: async () => {
-      await evaluation.stop();
-      await delivery.stop();
-    },
-  };
-}
+export const alerterTask = (ctx: AppContext): Task => ctx.services.watch.evaluator(ctx.log.child({ worker: "alerter" }));

@@ -1,12 +1,6 @@
 import type { AppContext } from "../context.js";
 import { ingestOptions, type IngestOptions, type PollSummary } from "../services/index.js";
-import { startTask, type Task } from "./periodic.js";
-
-export interface Ingester {
-  /** Runs one cycle now (or waits for the running one) and returns its poll summaries. */
-  runNow(): Promise<PollSummary[]>;
-  stop(): Promise<void>;
-}
+import type { Task } from "./periodic.js";
 
 /** Configured sources: `url` or `id=url` entries (docs/catalog.md), or parsed ones. */
 export type SourceEntries = Parameters<AppContext["services"]["catalog"]["ingest"]>[0]["sources"];
@@ -24,17 +18,5 @@ export function ingesterTask(ctx: AppContext, sources?: SourceEntries, overrides
   return { tick: (signal) => ctx.services.catalog.ingest({ sources: list, opts, log, signal }) };
 }
 
-/**
- * The ingester role: every CATALOG_POLL_SECONDS, polls the due catalog sources. `sources`
- * overrides config.catalogUrls (demo mode passes the bundled catalog as `demo=<its address>`).
- */
-export function startIngester(ctx: AppContext, sources?: SourceEntries, overrides: Partial<IngestOptions> = {}): Ingester {
-  const cadenceMs = overrides.cadenceMs ?? ingestCadenceMs(ctx.config);
-  const task = startTask("ingester", cadenceMs, ingesterTask(ctx, sources, overrides), ctx.log.child({ worker: "ingester" }));
-  return {
-    runNow: async () => (await task.runNow()) ?? [],
-    stop: () => task.stop(),
-  };
-}
-
+/** The ingester's schedule: every CATALOG_POLL_SECONDS, the due catalog sources are polled. */
 export const ingestCadenceMs = (config: Pick<AppContext["config"], "catalogPollSeconds">) => ingestOptions(config.catalogPollSeconds).cadenceMs;

@@ -1,45 +1,13 @@
 import type { AppContext } from "../context.js";
-import { PROBE_TICK_MS, type CycleSummary, type ProberOptions } from "../services/index.js";
-import { startTask, type Task } from "./periodic.js";
+import type { CycleSummary, ProberOptions } from "../services/index.js";
+import type { Task } from "./periodic.js";
 
-export type { CycleSummary, ProberOptions };
-
-export interface ProberHandle {
-  /** Runs a cycle after the one in progress (if any) and returns its summary. */
-  runNow(): Promise<CycleSummary>;
-  /** Stops claiming, lets requests already sent finish and be stored, hands queued work back. */
-  stop(): Promise<void>;
-}
-
-export interface StartProberOptions extends ProberOptions {
-  /** Pause between the end of a cycle and the next (default PROBE_TICK_MS). */
-  tickMs?: number;
-  /** Run the first cycle at once (default) or only after the first tick or runNow(). */
-  runAtStart?: boolean;
-}
-
-/** The prober's cycle as a task: endpoint probes, host checks and housekeeping in one tick. */
+/**
+ * The prober's cycle as a task: endpoint probes, host checks and housekeeping in one tick. Its
+ * schedule claims whatever is due every few seconds, so each listing is probed at its own slot
+ * of PROBE_INTERVAL_SECONDS; cycles never overlap.
+ */
 export function proberTask(ctx: AppContext, opts: ProberOptions = {}): Task<CycleSummary> {
   const runner = ctx.services.probes.runner(opts, ctx.log);
   return { tick: () => runner.runCycle(), abort: () => runner.abort(), close: () => runner.close() };
-}
-
-/**
- * The prober role: a cycle every few seconds claims whatever is due, so each listing is probed
- * at its own slot of PROBE_INTERVAL_SECONDS. Cycles never overlap; a failed cycle is logged
- * and the next one runs on schedule.
- */
-export function startProber(ctx: AppContext, opts: StartProberOptions = {}): ProberHandle {
-  const task = startTask("prober", opts.tickMs ?? PROBE_TICK_MS, proberTask(ctx, opts), ctx.log, { runAtStart: opts.runAtStart });
-  let stopped = false;
-  return {
-    runNow() {
-      if (stopped) return Promise.reject(new Error("prober is stopped"));
-      return task.runNext();
-    },
-    stop() {
-      stopped = true;
-      return task.stop();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
 import { LOCKS, runExclusive } from "../db/jobs/exclusive.js";
-import { startTask, type Periodic, type Task } from "./periodic.js";
+import type { Task } from "./periodic.js";
 
 /** Verdicts follow the probes: recomputed every half minute, from snapshots the prober refreshes. */
 export const VERDICT_RECOMPUTE_MS = 30_000;
@@ -17,6 +17,3 @@ export function verdictsTask(ctx: Pick<AppContext, "db" | "services" | "log">): 
     },
   };
 }
-
-export const startVerdicts = (ctx: AppContext): Periodic<void> =>
-  startTask("verdicts", VERDICT_RECOMPUTE_MS, verdictsTask(ctx), ctx.log.child({ worker: "verdicts" }));

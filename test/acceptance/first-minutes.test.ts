@@ -3,8 +3,8 @@ import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { startDemoFleet, type DemoFleet } from "../../src/demo/index.js";
 import { PROBE_TICK_MS } from "../../src/services/probes/constants.js";
-import { startIngester } from "../../src/workers/ingester.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startIngester } from "../helpers/start-ingester.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 
 let devnet: Devnet;

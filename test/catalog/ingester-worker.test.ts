@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../../src/context.js";
 import { openDatabase, type DbHandle } from "../../src/db/client.js";
 import { createServices } from "../../src/services/index.js";
-import { startIngester } from "../../src/workers/ingester.js";
+import { startIngester } from "../helpers/start-ingester.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import type { TestDb } from "../helpers/db.js";
 import { startCatalogServer, type CatalogServer } from "./helpers/catalog-server.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { ingestOnce } from "./helpers/ingest.js";
 import { loopbackUrl, startRecordedCatalog, startRecordedEndpoints, type RecordedCatalog } from "./helpers/recorded-catalogs.js";

@@ -6,7 +6,7 @@ import { importProbes } from "../../src/services/catalog/probe-history/import-pr
 import { recordDailyFlags } from "../../src/services/delist/record-flags.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { startLookout, type LookoutService } from "./lookout-service.js";
 
 export interface DemoScenario {

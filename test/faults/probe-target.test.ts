@@ -7,7 +7,7 @@ import { createApp } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { PROBE_BODY_CAP_BYTES } from "../../src/services/probes/constants.js";
 import { LIVE_PROBE } from "../../src/services/signals/constants.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, paymentRequiredHeader, v2Challenge } from "../probes/helpers.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LookupFunction } from "../../src/lib/ssrf-guard.js";
 import { DELIVERY_CONCURRENCY } from "../../src/services/watch/constants.js";
-import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../helpers/start-alerter.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
 import { recompute, seedListing, seedProbes } from "../helpers/catalog-fixtures.js";

@@ -3,8 +3,8 @@ import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { startDemoFleet, type DemoFleet } from "../../src/demo/index.js";
 import { MINUTE } from "../../src/services/signals/constants.js";
 import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
-import { startIngester } from "../../src/workers/ingester.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startIngester } from "./start-ingester.js";
+import { startProber } from "./start-prober.js";
 import type { TestContext } from "./context.js";
 
 /**

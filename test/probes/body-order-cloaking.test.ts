@@ -9,7 +9,7 @@ import { createLookoutClient, lookoutPolicy, type GuardDecision, type LookoutCli
 import { productRoutes } from "../../src/http/routes/index.js";
 import { recomputeSnapshots, recomputeVerdicts } from "../../src/services/evidence/index.js";
 import { DAY } from "../../src/services/signals/constants.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { insertListings, startServer, type TestServer } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_CHECK_INTERVAL_MS, HOST_CHECK_RETRY_MS } from "../../src/services/probes/constants.js";
 import { countManifestResources, countSitemapUrls } from "../../src/services/probes/effective-count.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, paymentRequiredHeader, send402, startServer, v2Challenge, type TestServer } from "./helpers.js";
 

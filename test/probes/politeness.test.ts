@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AcquireAbortedError, HostLimiter } from "../../src/lib/host-limiter.js";
 import { PER_HOST_CONCURRENCY } from "../../src/services/probes/constants.js";
 import { nextSlot, phaseMs } from "../../src/services/probes/slots.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, startServer, type TestServer } from "./helpers.js";
 

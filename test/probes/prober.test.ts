@@ -5,7 +5,7 @@ import { CONFIRM_INTERVAL_MS, CONFIRM_PROBES, endpointLeaseMs } from "../../src/
 import { endpointStrategy } from "../../src/services/probes/endpoint-strategy.js";
 import { probeMetrics } from "../../src/services/probes/metrics.js";
 import { nextSlot } from "../../src/services/probes/slots.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, paymentRequiredHeader, send402, sleep, startServer, v2Challenge, type TestServer } from "./helpers.js";
 

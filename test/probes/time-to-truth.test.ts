@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CONFIRM_PROBES } from "../../src/services/probes/constants.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, startServer, type TestServer } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classifyResponse } from "../../src/services/probes/endpoint-probe.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, paymentRequiredHeader, send402, startServer, v2Challenge, type TestServer } from "./helpers.js";
 

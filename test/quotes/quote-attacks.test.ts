@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { DAY } from "../../src/services/signals/constants.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, startServer, USDC_BASE_SEPOLIA, type TestServer } from "../probes/helpers.js";
 

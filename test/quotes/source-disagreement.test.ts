@@ -7,7 +7,7 @@ import { parseListing } from "../../src/services/catalog/parse-listing.js";
 import { upsertGroups } from "../../src/services/catalog/upsert-groups.js";
 import { upsertListings } from "../../src/services/catalog/upsert-listings.js";
 import type { CatalogSource } from "../../src/services/catalog/source-spec.js";
-import { startProber, type ProberHandle } from "../../src/workers/prober.js";
+import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { startCatalogServer, type CatalogServer } from "../catalog/helpers/catalog-server.js";
 import { ingestOnce } from "../catalog/helpers/ingest.js";
 import { v2Item } from "../catalog/helpers/items.js";

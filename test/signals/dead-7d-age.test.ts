@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recomputeVerdicts } from "../../src/services/evidence/index.js";
 import { DAY } from "../../src/services/signals/constants.js";
-import { startProber } from "../../src/workers/prober.js";
+import { startProber } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { insertListings, startServer, type TestServer } from "../probes/helpers.js";
 

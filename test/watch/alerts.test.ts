@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
-import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../helpers/start-alerter.js";
 import { recompute, seedListing, seedProbes } from "../helpers/catalog-fixtures.js";
 import { body, refusedInput } from "../helpers/http.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";

@@ -5,7 +5,7 @@ import { claimDelivery } from "../../src/services/watch/delivery-queue.js";
 import { evaluateTransitions } from "../../src/services/watch/evaluate-transitions.js";
 import { sendDelivery } from "../../src/services/watch/send-delivery.js";
 import { createWebhookDispatcher } from "../../src/services/watch/webhook-dispatcher.js";
-import { startAlerter } from "../../src/workers/alerter.js";
+import { startAlerter } from "../helpers/start-alerter.js";
 import { createTestContext } from "../helpers/context.js";
 import { useDeliveryHarness } from "./helpers/delivery-harness.js";
 import { deliveriesOf, goDown, healthyListing, watchOn } from "./helpers/watch-fixtures.js";

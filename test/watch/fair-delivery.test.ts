@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LookupFunction } from "../../src/lib/ssrf-guard.js";
 import { DELIVERY_PER_CUSTOMER, DELIVERY_PER_HOST } from "../../src/services/watch/constants.js";
 import { createWatch } from "../../src/services/watch/create-watch.js";
-import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../helpers/start-alerter.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startReceiver, type Receiver } from "./helpers/receiver.js";
 import { deliveriesOf, goDown, healthyListing, until, watchOn } from "./helpers/watch-fixtures.js";

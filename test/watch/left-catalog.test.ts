@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../helpers/start-alerter.js";
 import { recompute } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startCatalogServer, type CatalogServer } from "../catalog/helpers/catalog-server.js";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { openSecret, sealSecret, SecretUnavailable } from "../../src/services/watch/sealed-secret.js";
 import { deriveSigningKey, hashSecret, signingSecretOf } from "../../src/services/watch/secrets.js";
-import { startAlerter, type Alerter } from "../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../helpers/start-alerter.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startReceiver, type Receiver } from "./helpers/receiver.js";
 import { deliveriesOf, goDown, healthyListing } from "./helpers/watch-fixtures.js";

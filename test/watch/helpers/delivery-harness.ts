@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from "vitest";
-import { startAlerter, type Alerter } from "../../../src/workers/alerter.js";
+import { startAlerter, type Alerter } from "../../helpers/start-alerter.js";
 import { createTestContext, type TestContext } from "../../helpers/context.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
