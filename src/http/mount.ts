@@ -4,7 +4,8 @@ import { answerSchema } from "@x402-lookout/contracts/answer-schema";
 import { DomainError } from "../services/errors.js";
 import { ApiError, toApiError } from "./errors.js";
 import { readInput } from "./input.js";
-import { paymentRequiredResponse } from "./payment/challenge.js";
+import { challengeAnswer } from "./payment/challenge.js";
+import { applyPayment, send } from "./payment/hono.js";
 import type { PaymentGate, PaidRoute } from "./payment/types.js";
 import type { AnyRouteDef, HandlerContext } from "./registry.js";
 import type { AppContext } from "../context.js";
@@ -45,7 +46,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 
     const route = def as PaidRoute;
     const prepared =
-      def.prepare && (def.price === null || deps.gate?.offersCredit(c as Context, route)) ? handled(def.prepare(input as never, deps.ctx.services)) : undefined;
+      def.prepare && (def.price === null || deps.gate?.offersCredit(hctx, route)) ? handled(def.prepare(input as never, deps.ctx.services)) : undefined;
     const produce = async (): Promise<Response> => {
       const out = await def.handler(input as never, hctx, prepared);
       const body = def.product ? { ...(out as object), attribution: attribution(base, def.product) } : out;
@@ -55,7 +56,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 
     if (def.price === null) return produce();
     if (!deps.gate) throw new Error(`route ${def.id} has a price but no payment gate is configured`);
-    return deps.gate.charge(c as Context, route, hctx, produce);
+    return applyPayment(c, deps.gate, route, hctx, produce);
   });
 }
 
@@ -72,12 +73,14 @@ async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Pr
   } catch (err) {
     const route = def as PaidRoute;
     const refusal = err instanceof DomainError ? toApiError(err) : err;
-    if (!(refusal instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c, route)) throw err;
-    return paymentRequiredResponse(
+    if (!(refusal instanceof ApiError) || def.price === null || !deps.gate || deps.gate.carriesPayment(c.req, route)) throw err;
+    return send(
       c,
-      deps.gate.paymentRequired(
-        route,
-        `${refusal.code}: ${refusal.message} (a paid request with this input is answered ${refusal.status} and charged nothing)`,
+      challengeAnswer(
+        deps.gate.paymentRequired(
+          route,
+          `${refusal.code}: ${refusal.message} (a paid request with this input is answered ${refusal.status} and charged nothing)`,
+        ),
       ),
     );
   }

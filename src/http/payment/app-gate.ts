@@ -1,12 +1,12 @@
 import type { PaymentRail } from "../../chain/payment-rail.js";
 import type { AppContext } from "../../context.js";
 import { isPaid, type AnyRouteDef } from "../registry.js";
-import { createCreditBypass } from "./credit-bypass.js";
+import { createCreditBranch } from "./credit.js";
 import { createPaymentGate } from "./gate.js";
 import type { PaidRoute, PaymentGate } from "./types.js";
 import { createPaymentMetrics } from "../metrics.js";
 
-/** The gate for an app's routes on a rail, with the context's ledger and credit bundles. */
+/** The payment core for an app's routes on a rail, with the context's ledger and credit bundles. */
 export function createAppGate(
   ctx: AppContext,
   rail: PaymentRail,
@@ -22,7 +22,7 @@ export function createAppGate(
     publicBaseUrl: ctx.config.publicBaseUrl,
     routes: routes.filter(isPaid) as PaidRoute[],
     ledger: ctx.services.payments,
-    credits: createCreditBypass(ctx.services.credits, metrics),
+    credits: createCreditBranch(ctx.services.credits, metrics),
     chain: rail.chain,
     smartSignatures: rail.smartSignatures,
     facilitatorTimeoutMs: opts.facilitatorTimeoutMs,

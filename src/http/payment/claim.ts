@@ -1,12 +1,13 @@
 import { nowOrLater } from "../../lib/retry-later.js";
 import type { PaymentClaim, PaymentLedger } from "../../services/index.js";
-import type { HandlerContext } from "../registry.js";
+import type { ApiError } from "../errors.js";
 import { describe } from "./facilitator-call.js";
 import { identifierConflict, paymentInProgress } from "./payment-errors.js";
 import type { CheckedPayment } from "./read-payment.js";
+import type { PaymentRequest } from "./types.js";
 
 /**
- * Claims a verified payment for this request, or throws the 409 that says why it cannot be.
+ * Claims a verified payment for this request, or returns the 409 that says why it cannot be.
  * A claim statement that failed without an answer may still have committed: it is released
  * once the database answers, so the same authorization can pay for a retry.
  */
@@ -16,20 +17,20 @@ export async function claimPayment(
   routeId: string,
   payer: string,
   identifierHash: string | null,
-  hctx: HandlerContext,
-): Promise<PaymentClaim> {
-  const { requirement: req, signed, key } = payment;
+  req: PaymentRequest,
+): Promise<PaymentClaim | ApiError> {
+  const { requirement, signed, key } = payment;
   const claim = await ledger
     .claim({
       key,
       route: routeId,
-      requestId: hctx.requestId,
+      requestId: req.requestId,
       payer,
-      network: req.network,
-      scheme: req.scheme,
-      asset: req.asset,
-      payTo: req.payTo,
-      amountAtomic: req.amount,
+      network: requirement.network,
+      scheme: requirement.scheme,
+      asset: requirement.asset,
+      payTo: requirement.payTo,
+      amountAtomic: requirement.amount,
       authorizer: signed.authorization.from,
       nonce: signed.authorization.nonce,
       validBefore: signed.authorization.validBefore,
@@ -37,14 +38,13 @@ export async function claimPayment(
     })
     .catch(async (err: unknown) => {
       // SQLSTATE 23505: another request took this payment-identifier for another payment just now.
-      if ((err as { code?: string } | null)?.code === "23505") throw identifierConflict();
+      if ((err as { code?: string } | null)?.code === "23505") return identifierConflict();
       await nowOrLater(
-        `release unconfirmed payment claim of request ${hctx.requestId}`,
-        () => ledger.releaseUnconfirmed(key, hctx.requestId, describe(err)),
-        hctx.log,
+        `release unconfirmed payment claim of request ${req.requestId}`,
+        () => ledger.releaseUnconfirmed(key, req.requestId, describe(err)),
+        req.log,
       );
       throw err;
     });
-  if (!claim) throw paymentInProgress();
-  return claim;
+  return claim ?? paymentInProgress();
 }

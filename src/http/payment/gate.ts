@@ -1,27 +1,21 @@
-import type { Context } from "hono";
 import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
-import { nowOrLater } from "../../lib/retry-later.js";
+import { routeContracts } from "@x402-lookout/contracts";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { identifierHash, type ChainReader, type PaymentLedger, type SmartSignatureCheck } from "../../services/index.js";
 import { ApiError } from "../errors.js";
-import type { HandlerContext } from "../registry.js";
-import { paymentRequiredResponse, unpaidMessage } from "./challenge.js";
-import type { CreditBypass } from "./credit-bypass.js";
-import { paymentRequiredExtensions } from "./discovery.js";
-import { describe, facilitatorCall, refusedVerify, brief } from "./facilitator-call.js";
-import { readPayment } from "./read-payment.js";
-import { answerKnownPayment } from "./replay.js";
-import { settleAnswer } from "./settle.js";
-import { claimPayment } from "./claim.js";
-import { identifierConflict } from "./payment-errors.js";
 import { reasonLabel, type PaymentMetrics } from "../metrics.js";
-import { createCreditContract } from "@x402-lookout/contracts/credits/routes";
-import type { AppEnv } from "../app-env.js";
-import type { PaidRoute, PaymentGate, PaymentRequired } from "./types.js";
-
-export { FacilitatorUnavailable } from "./facilitator-call.js";
+import { challengeAnswer, unpaidMessage } from "./challenge.js";
+import { claimPayment } from "./claim.js";
+import type { CreditBranch } from "./credit.js";
+import { paymentRequiredExtensions } from "./discovery.js";
+import { brief, describe, facilitatorCall, refusedVerify } from "./facilitator-call.js";
+import { identifierConflict } from "./payment-errors.js";
+import { readPayment } from "./read-payment.js";
+import { decideKnownPayment } from "./replay.js";
+import { releasePayment, settlePayment } from "./settle.js";
+import type { Answer, Decision, PaidRoute, PaymentGate, PaymentRequest, PaymentRequired } from "./types.js";
 
 export interface GateOptions {
   network: string;
@@ -31,7 +25,8 @@ export interface GateOptions {
   facilitator: FacilitatorClient;
   routes: readonly PaidRoute[];
   ledger: PaymentLedger;
-  credits?: CreditBypass;
+  /** The credit branch (./credit.ts): without it, only x402 pays. */
+  credits?: CreditBranch;
   /** Reads authorization outcomes when a settlement is refused; checks contract-wallet signatures. */
   chain?: ChainReader;
   smartSignatures?: SmartSignatureCheck;
@@ -47,22 +42,19 @@ const MAX_TIMEOUT_SECONDS = 300;
 const FACILITATOR_TIMEOUT_MS = 20_000;
 
 /**
- * The x402 v2 gate; business code never sees any of it. Per request: credit bypass -> 402, or
- * the payment checked locally -> an authorization the ledger knows is answered from the ledger ->
- * verify -> claim (replays stop here) -> handler -> settle only an answer below 400.
+ * The payment core: no HTTP framework, only values. decide(): a credit id the route takes and
+ * the bundle can pay -> the call is spent; else the payment checked locally -> an authorization
+ * the ledger knows is answered from the ledger -> verify -> claim (replays stop here). Then the
+ * adapter runs the handler, and settle() charges only an answer below 400.
  */
 export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate> {
-  const server = new x402ResourceServer(opts.facilitator).register(opts.network as `${string}:${string}`, new ExactEvmScheme());
+  const network = opts.network as `${string}:${string}`;
+  const server = new x402ResourceServer(opts.facilitator).register(network, new ExactEvmScheme());
   await server.initialize();
   const requirements = new Map<string, PaymentRequirements>();
   for (const route of opts.routes) {
-    const [req] = await server.buildPaymentRequirements({
-      scheme: "exact",
-      network: opts.network as `${string}:${string}`,
-      payTo: opts.payTo,
-      price: { asset: opts.asset.address, amount: usdcToAtomic(route.price), extra: { name: opts.asset.name, version: opts.asset.version } },
-      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-    });
+    const price = { asset: opts.asset.address, amount: usdcToAtomic(route.price), extra: { name: opts.asset.name, version: opts.asset.version } };
+    const [req] = await server.buildPaymentRequirements({ scheme: "exact", network, payTo: opts.payTo, price, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS });
     requirements.set(route.id, req!);
   }
   const requirementFor = (route: PaidRoute): PaymentRequirements => {
@@ -78,77 +70,84 @@ export async function createPaymentGate(opts: GateOptions): Promise<PaymentGate>
     extensions: { ...paymentRequiredExtensions(route, opts.publicBaseUrl) },
   });
   const timeoutMs = opts.facilitatorTimeoutMs ?? FACILITATOR_TIMEOUT_MS;
+  const settleDeps = { server, ledger: opts.ledger, timeoutMs, chain: opts.chain, metrics: opts.metrics };
   const chainNow = () => BigInt(Math.floor(opts.chainNowSeconds?.() ?? Date.now() / 1000));
-  const creditsFor = (route: PaidRoute) => (route.acceptsCredits ? opts.credits : undefined);
-  const paymentHeader = (c: Context) => c.req.header("payment-signature") ?? c.req.header("x-payment");
-  const offersCredit = (c: Context, route: PaidRoute): boolean => creditsFor(route) !== undefined && c.req.header("x-credit-id") !== undefined;
+  const paymentHeader = (req: Pick<PaymentRequest, "header">) => req.header("payment-signature") ?? req.header("x-payment");
+  const offersCredit = (req: Pick<PaymentRequest, "header">, route: PaidRoute) =>
+    route.acceptsCredits === true && opts.credits !== undefined && req.header("x-credit-id") !== undefined;
 
   const m = opts.metrics;
   const failed = (stage: string, reason: string | undefined) => m?.failed.inc({ stage, reason: reasonLabel(reason) });
+  const challenge = (route: PaidRoute, error: string) => {
+    m?.challenges.inc({ route: route.id });
+    return challengeAnswer(paymentRequired(route, error));
+  };
+  const refused = (answer: Answer): Decision => ({ kind: "refused", answer });
 
-  async function charge(c: Context, route: PaidRoute, hctx: HandlerContext, produce: () => Promise<Response>): Promise<Response> {
-    const viaCredit = await creditsFor(route)?.tryPay(c, route, hctx, produce);
-    if (viaCredit) return viaCredit;
-    const challenge = (error: string) => {
-      m?.challenges.inc({ route: route.id });
-      return paymentRequiredResponse(c, paymentRequired(route, error));
-    };
-    const header = paymentHeader(c);
-    if (!header) return challenge(unpaidMessage(route.price));
-
+  async function decideX402(req: PaymentRequest, route: PaidRoute): Promise<Decision> {
+    const header = paymentHeader(req);
+    if (!header) return refused(challenge(route, unpaidMessage(route.price)));
     const read = await readPayment(header, requirementFor(route), server, { nowSeconds: chainNow(), smart: opts.smartSignatures });
     if (!read.ok) {
       failed("check", read.message.split(":")[0]);
-      if (read.status === 400) throw new ApiError(400, "invalid_payment_identifier", read.message);
-      return challenge(read.message);
+      return refused(read.status === 400 ? new ApiError(400, "invalid_payment_identifier", read.message) : challenge(route, read.message));
     }
     const payment = read.payment;
     const idHash = payment.identifier ? identifierHash(payment.identifier) : null;
     if (idHash) {
       const first = await opts.ledger.byIdentifier(idHash);
-      if (first && first.key !== payment.key) throw identifierConflict();
+      if (first && first.key !== payment.key) return refused(identifierConflict());
     }
     const known = await opts.ledger.byAuthorization(payment.key);
-    const replayed = known && (await answerKnownPayment(c, known, payment, route, hctx, { ledger: opts.ledger, chain: opts.chain }));
+    const replayed = known && (await decideKnownPayment(known, payment, route, req.requestId, { ledger: opts.ledger, chain: opts.chain }));
     if (replayed) return replayed;
 
-    const verified = await facilitatorCall("verify", timeoutMs, () =>
-      server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify),
-    ).catch((err: unknown) => {
+    const verify = () => server.verifyPayment(payment.forFacilitator, payment.requirement).catch(refusedVerify);
+    // facilitatorCall fails only with FacilitatorUnavailable, a 503 that settles nothing.
+    const verified = await facilitatorCall("verify", timeoutMs, verify).catch((err: ApiError) => err);
+    if (verified instanceof ApiError) {
       failed("verify", "facilitator_unavailable");
-      throw err;
-    });
+      return refused(verified);
+    }
     if (!verified.isValid) {
       failed("verify", verified.invalidReason ?? "rejected");
-      return challenge(`invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`);
+      return refused(challenge(route, `invalid_payment: ${verified.invalidReason ?? "rejected"}${brief(verified.invalidMessage)}`));
     }
     m?.verified.inc({ route: route.id });
     const payer = verified.payer ?? payment.signed.authorization.from;
-    const claim = await claimPayment(opts.ledger, payment, route.id, payer, idHash, hctx);
-    const req = payment.requirement;
-    hctx.payment = { kind: "x402", payer, network: req.network, amountAtomic: req.amount, paymentId: claim.id };
-    // A release the database refuses (it failed the answer too) is retried once it is back.
-    const release = (reason: string) => nowOrLater(`release payment claim ${claim.id}`, () => opts.ledger.release(claim, reason), hctx.log);
-    let response: Response;
-    try {
-      response = await produce();
-    } catch (err) {
-      failed("answer", "error");
-      await release(describe(err));
-      throw err;
-    }
-    if (response.status >= 400) {
-      failed("answer", `status_${response.status}`);
-      await release(`handler answered ${response.status}`);
-      return response;
-    }
-    const answer = await settleAnswer(c, { server, ledger: opts.ledger, timeoutMs, chain: opts.chain, metrics: m }, claim, payment, response, hctx, challenge);
-    if ((c as Context<AppEnv>).get("settled")) {
-      m?.settled.inc({ route: route.id });
-      if (route.id === createCreditContract.id) m?.creditBundlesIssued.inc();
-    }
-    return answer;
+    const claim = await claimPayment(opts.ledger, payment, route.id, payer, idHash, req);
+    if (claim instanceof ApiError) return refused(claim);
+    const { network, amount } = payment.requirement;
+    return { kind: "x402", payment: { kind: "x402", payer, network, amountAtomic: amount, paymentId: claim.id }, checked: payment, claim };
   }
 
-  return { charge, offersCredit, carriesPayment: (c, route) => paymentHeader(c) !== undefined || offersCredit(c, route), paymentRequired };
+  return {
+    paymentRequired,
+    offersCredit,
+    carriesPayment: (req, route) => paymentHeader(req) !== undefined || offersCredit(req, route),
+    async decide(req, route) {
+      // Only a request that offers a credit id reaches the credit branch; an unusable bundle falls through.
+      const viaCredit = offersCredit(req, route) ? await opts.credits!.decide(req) : null;
+      return viaCredit ?? decideX402(req, route);
+    },
+    async settle(covered, route, answer, req) {
+      if (covered.kind === "credit") return opts.credits!.settle(covered, route, answer, req);
+      if (answer.status >= 400) {
+        failed("answer", `status_${answer.status}`);
+        await releasePayment(opts.ledger, covered, `handler answered ${answer.status}`, req);
+        return { kind: "kept", settled: false, headers: {} };
+      }
+      const settlement = await settlePayment(settleDeps, covered, answer, req, (error) => challenge(route, error));
+      if (settlement.kind === "kept" && settlement.settled) {
+        m?.settled.inc({ route: route.id });
+        if (route.id === routeContracts.credits.id) m?.creditBundlesIssued.inc();
+      }
+      return settlement;
+    },
+    async abandon(covered, route, err, req) {
+      if (covered.kind === "credit") return opts.credits!.abandon(covered, req);
+      failed("answer", "error");
+      await releasePayment(opts.ledger, covered, describe(err), req);
+    },
+  };
 }

@@ -1,46 +1,44 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../app-env.js";
 import { identifierHash, openAnswer, RECLAIMABLE, type ChainReader, type LedgerRow, type PaymentLedger, type StoredAnswer } from "../../services/index.js";
 import { paymentAlreadyUsed, paymentInProgress } from "./payment-errors.js";
-import type { HandlerContext } from "../registry.js";
 import type { CheckedPayment } from "./read-payment.js";
-import type { PaidRoute } from "./types.js";
-import { setReceipt, type Receipt } from "./receipt.js";
-
-/** How long a payer waits before asking again for an answer whose settlement is not confirmed. */
-export const PENDING_RETRY_SECONDS = 5;
+import { pendingAnswer, receiptHeaders, type Receipt } from "./settle.js";
+import type { Answer, Decision, PaidRoute } from "./types.js";
 
 /**
- * The answer to a payment whose authorization the ledger already holds, or null when it may pay
- * again (nothing of it reached the chain). Everything in a settled authorization is public, so
+ * The decision for a payment whose authorization the ledger already holds, or null when it may
+ * pay again (nothing of it reached the chain). Everything in a settled authorization is public, so
  * only the payer's payment-identifier, which never goes on chain, retrieves what it bought.
  */
-export async function answerKnownPayment(
-  c: Context,
+export async function decideKnownPayment(
   known: LedgerRow,
   payment: CheckedPayment,
   route: PaidRoute,
-  hctx: HandlerContext,
+  requestId: string,
   deps: ReplayDeps,
-): Promise<Response | null> {
+): Promise<Decision | null> {
+  const refused = (answer: Answer): Decision => ({ kind: "refused", answer });
   if (RECLAIMABLE.includes(known.status)) {
     if (ownRetry(known, payment, route)) return null;
-    throw paymentAlreadyUsed(
-      "this payment authorization was released unsettled (nothing was charged) and pays again only for its own payer's retry: the same route with the payment-identifier of the request that claimed it; sign a new payment",
+    return refused(
+      paymentAlreadyUsed(
+        "this payment authorization was released unsettled (nothing was charged) and pays again only for its own payer's retry: the same route with the payment-identifier of the request that claimed it; sign a new payment",
+      ),
     );
   }
   const proved = payment.identifier !== null && known.identifierHash === identifierHash(payment.identifier);
   if (!proved) {
-    await route.onReplay?.(null, hctx);
-    throw paymentAlreadyUsed("this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent");
+    const answer = paymentAlreadyUsed(
+      "this payment authorization was already used; a retry gets its answer only with the payment-identifier the original request sent",
+    );
+    return { kind: "replayed", paymentId: null, answer };
   }
-  if (known.status === "claimed") throw paymentInProgress();
+  if (known.status === "claimed") return refused(paymentInProgress());
   const row = known.status === "settling" ? await confirmFromChain(known, payment, deps) : known;
-  if (row.status === "settling") return pendingResponse(c, row.txHash, row.network);
-  await route.onReplay?.(row.id, hctx);
-  const answer = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
-  if (!answer) throw paymentAlreadyUsed("this payment already paid for an answer, and no copy of it is kept");
-  return storedResponse(answer, { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined });
+  if (row.status === "settling") return { kind: "refused", answer: pendingAnswer(requestId, row.txHash, row.network) };
+  const stored = row.sealedAnswer ? openAnswer(row.sealedAnswer, payment.identifier!, payment.key) : undefined;
+  const receipt = { success: true, transaction: row.txHash ?? "", network: row.network as `${string}:${string}`, payer: row.payer ?? undefined };
+  const answer = stored ? storedAnswer(stored, receipt) : paymentAlreadyUsed("this payment already paid for an answer, and no copy of it is kept");
+  return { kind: "replayed", paymentId: row.id, answer };
 }
 
 /**
@@ -69,32 +67,9 @@ async function confirmFromChain(row: LedgerRow, payment: CheckedPayment, deps: R
   return { ...row, status: "settled", txHash: outcome.transaction };
 }
 
-/**
- * x402's settlement_pending outcome: the answer is kept for a retry with the same
- * payment-identifier. The request that paid also gets it in `answer`: it may be charged, and what
- * it bought (a bundle, a watch, a certificate) works only once the settlement is confirmed.
- */
-export function pendingResponse(c: Context, transaction: string | null, network: string, answer?: unknown): Response {
-  c.header("retry-after", String(PENDING_RETRY_SECONDS));
-  c.header("cache-control", "no-store");
-  return c.json(
-    {
-      error: "settlement_pending",
-      message:
-        "the payment was sent for settlement and its confirmation is not yet seen; retry with the same PAYMENT-SIGNATURE and payment-identifier to collect the answer once it is confirmed (an authorization that never lands is released, and nothing is charged)",
-      payment_settled: null,
-      transaction,
-      network,
-      retry_after_seconds: PENDING_RETRY_SECONDS,
-      request_id: (c as Context<AppEnv>).get("requestId"),
-      ...(answer === undefined ? {} : { answer }),
-    },
-    202,
-  );
-}
-
-function storedResponse(answer: StoredAnswer, receipt: Receipt): Response {
+/** A stored answer handed again to the payer who bought it, with its receipt. */
+function storedAnswer(answer: StoredAnswer, receipt: Receipt): Answer {
   const headers = new Headers(answer.headers);
-  setReceipt(headers, receipt);
-  return new Response(answer.body, { status: answer.status, headers });
+  for (const [name, value] of Object.entries(receiptHeaders(receipt))) headers.set(name, value);
+  return { status: answer.status, headers: Object.fromEntries(headers), text: answer.body };
 }
