@@ -1,59 +1,40 @@
 import { sql, type Kysely } from "kysely";
-import type { Database, ProbeOutcome } from "../../db/schema.js";
+import { requirementDigest } from "@x402-lookout/contracts/quote";
+import type { Database } from "../../db/schema.js";
+import type { ProbeRecord } from "./probe-record.js";
 
-export interface ProbeRow {
-  listingId: number;
-  at: Date;
-  outcome: ProbeOutcome;
-  statusCode: number | null;
-  errorKind: string | null;
-  latencyMs: number | null;
-  priceUsdc: string | null;
-}
+const COLUMNS = sql`listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version, quote_digest, profile`;
 
-const values = (rows: readonly ProbeRow[]) =>
-  sql.join(
-    rows.map(
-      (r) =>
-        sql`(${r.listingId}::bigint, ${r.at}::timestamptz, ${r.outcome}::text, ${r.statusCode}::integer, ${r.errorKind}::text, ${r.latencyMs}::integer, ${r.priceUsdc}::numeric)`,
-    ),
-  );
+/** quote_terms.digest of each record's terms (src/services/quotes/record.ts stores the terms). */
+export const quoteDigests = (r: readonly ProbeRecord[]): Promise<Array<string | null>> =>
+  Promise.all(r.map((p) => (p.quote ? requirementDigest(p.quote) : null)));
+
+/** Records as rows of `probes`, `v`: column arrays, so a batch is one statement whatever its size. */
+export const probeRows = (r: readonly ProbeRecord[], digests: ReadonlyArray<string | null> = r.map(() => null)) => sql`unnest(
+    ${r.map((p) => p.listingId)}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
+    ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
+    ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[],
+    ${[...digests]}::text[], ${r.map((p) => p.profile)}::text[]) as v(${COLUMNS})`;
+
+/** The prober's write batch as one insert, a named CTE (its statement also ends the batch's leases). */
+export const probesInsert = (name: string, r: readonly ProbeRecord[], digests: ReadonlyArray<string | null>) => sql`${sql.id(name)} as (
+  insert into probes (${COLUMNS}) select * from ${probeRows(r, digests)}
+  returning 1
+)`;
 
 /**
- * Inserts raw probes, skipping any whose (listing, time) is already stored: a probe's identity
+ * Inserts probes, skipping any whose (listing, time) is already stored: a probe's identity
  * is its listing and instant, so importing the same history twice adds nothing. Returns the
- * rows actually inserted (the ones to fold into the hourly rollups).
+ * records actually inserted (the ones to add to the hourly rollups).
  */
-export async function insertNewProbes(db: Kysely<Database>, rows: readonly ProbeRow[]): Promise<ProbeRow[]> {
-  const unique = new Map(rows.map((r) => [`${r.listingId}@${r.at.getTime()}`, r]));
+export async function insertNewProbes(db: Kysely<Database>, records: readonly ProbeRecord[]): Promise<ProbeRecord[]> {
+  const unique = new Map(records.map((r) => [`${r.listingId}@${r.probedAt.getTime()}`, r]));
   if (unique.size === 0) return [];
+  const list = [...unique.values()];
   const result = await sql<{ listing_id: number; probed_at: Date }>`
-    insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc)
-    select v.listing_id, v.probed_at, v.outcome, v.status_code, v.error_kind, v.latency_ms, v.price_usdc
-    from (values ${values([...unique.values()])}) as v(listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc)
+    insert into probes (${COLUMNS})
+    select v.* from ${probeRows(list, await quoteDigests(list))}
     where not exists (select 1 from probes as p where p.listing_id = v.listing_id and p.probed_at = v.probed_at)
     returning listing_id, probed_at`.execute(db);
   return result.rows.map((r) => unique.get(`${r.listing_id}@${new Date(r.probed_at).getTime()}`)!);
 }
-
-export { values as probeValues };
-
-/** A probe as the prober stores it (src/services/probes/types.ts ProbeResult). */
-interface ProbeWrite extends Omit<ProbeRow, "at"> {
-  probedAt: Date;
-  challengeVersion: number | null;
-  /** quote_terms.digest of the challenge's terms (src/services/quotes/record.ts stores them). */
-  quoteDigest: string | null;
-  profile: string;
-}
-
-/** The prober's write batch as one multi-row insert (column arrays: one statement whatever its size), a named CTE. */
-export const probesInsert = (name: string, r: readonly ProbeWrite[]) => sql`${sql.id(name)} as (
-  insert into probes (listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version, quote_digest, profile)
-  select * from unnest(
-    ${r.map((p) => p.listingId)}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
-    ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
-    ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[],
-    ${r.map((p) => p.quoteDigest)}::text[], ${r.map((p) => p.profile)}::text[])
-  returning 1
-)`;

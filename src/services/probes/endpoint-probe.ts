@@ -2,7 +2,8 @@ import { parseChallenge, priceUsdcOf, selectAccept, type PriceContext } from "..
 import { probeBody } from "./probe-body.js";
 import { profileFor, profileHeaders, type ProbeProfile } from "./profiles.js";
 import type { HttpClient, HttpFailure, HttpRequest, HttpResponse } from "./http-client.js";
-import { NO_CHALLENGE, type ProbeResult } from "./types.js";
+import type { ProbeRecord } from "../evidence/index.js";
+import { NO_CHALLENGE } from "./types.js";
 
 /** A claimed listing: what a probe needs to know about it. */
 export interface EndpointJob extends PriceContext {
@@ -18,7 +19,7 @@ export interface EndpointJob extends PriceContext {
   paid?: boolean;
 }
 
-type Observation = Omit<ProbeResult, "listingId" | "probedAt" | "profile">;
+type Observation = Omit<ProbeRecord, "listingId" | "probedAt" | "profile">;
 
 const BODYLESS = new Set(["GET", "HEAD"]);
 
@@ -61,7 +62,7 @@ export async function probeEndpoint(
   http: HttpClient,
   probedAt: Date,
   profile = profileFor(job.listingId, probedAt, job.previousProfile),
-): Promise<ProbeResult> {
+): Promise<ProbeRecord> {
   const res = await http.request(probeRequest(job, profile));
   return { listingId: job.listingId, probedAt, profile, ...classifyResponse(res, job) };
 }

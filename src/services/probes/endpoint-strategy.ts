@@ -6,10 +6,9 @@ import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { declaredBody } from "./probe-body.js";
 import { probeHistories } from "./probe-history.js";
-import { probesInsert, rollupListings } from "../evidence/index.js";
-import { requirementDigest } from "@x402-lookout/contracts/quote";
+import { probesInsert, quoteDigests, rollupListings, type ProbeRecord } from "../evidence/index.js";
 import { probeSightings, recordQuotes } from "../quotes/record.js";
-import type { ProbeResult, ProbeStrategy } from "./types.js";
+import type { ProbeStrategy } from "./types.js";
 
 /** Active listings as leased jobs: due at their next probe slot. */
 const LISTINGS: LeaseTable<"listings"> = { table: "listings", key: "id", keyType: "bigint", due: "next_probe_at", expired: "<" };
@@ -24,7 +23,7 @@ export function endpointStrategy(
   intervalMs: number,
   metrics: ProbeMetrics,
   onRefused: (job: EndpointJob) => void = () => {},
-): ProbeStrategy<EndpointJob, ProbeResult> {
+): ProbeStrategy<EndpointJob, ProbeRecord> {
   const leaseMs = endpointLeaseMs(intervalMs);
   return {
     name: "endpoint",
@@ -100,15 +99,14 @@ export function endpointStrategy(
       const r = done.map((d) => d.result);
       const ids = r.map((p) => p.listingId);
       const since = new Date(Math.min(...r.map((p) => p.probedAt.getTime())));
-      const digests = await Promise.all(r.map((p) => (p.quote ? requirementDigest(p.quote) : null)));
+      const digests = await quoteDigests(r);
       await db.transaction().execute(async (trx) => {
         const history = await probeHistories(trx, r, now, intervalMs);
         const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
         metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
         // One statement stores the probes and ends their leases; the next keeps their terms.
-        const probes = r.map((p, i) => ({ ...p, quoteDigest: digests[i]! }));
-        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: probesInsert("stored", probes) });
-        await recordQuotes(trx, probeSightings(probes));
+        await completeMany(trx, LISTINGS, { owner, keys: ids, due: next, with: probesInsert("stored", r, digests) });
+        await recordQuotes(trx, probeSightings(r, digests));
         await rollupListings(trx, ids, since);
       });
     },

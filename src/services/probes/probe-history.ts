@@ -2,14 +2,14 @@ import { sql, type Kysely } from "kysely";
 import type { Database, ProbeOutcome } from "../../db/schema.js";
 import type { ProbeHistory } from "./confirm.js";
 import { CONFIRM_PROBES } from "./constants.js";
-import type { ProbeResult } from "./types.js";
+import type { ProbeRecord } from "../evidence/index.js";
 
 /**
  * Each result's history as the confirmation planner needs it: the newest stored outcomes with the
  * result's own in front, and the probes of the last interval. One statement per write batch, an
  * index range per listing; read in the write's transaction, before its probes are inserted.
  */
-export async function probeHistories(db: Kysely<Database>, results: readonly ProbeResult[], now: Date, intervalMs: number): Promise<ProbeHistory[]> {
+export async function probeHistories(db: Kysely<Database>, results: readonly ProbeRecord[], now: Date, intervalMs: number): Promise<ProbeHistory[]> {
   const ids = results.map((r) => r.listingId);
   const from = new Date(now.getTime() - intervalMs).toISOString();
   const { rows } = await sql<{ id: string | number; outcomes: ProbeOutcome[]; recent: number }>`

@@ -1,34 +1,12 @@
 import type { Kysely } from "kysely";
-import type { Database, ProbeOutcome } from "../../db/schema.js";
+import type { Database } from "../../db/schema.js";
 import type { HttpClient } from "./http-client.js";
-import type { QuoteTerms } from "@x402-lookout/contracts/quote";
-import type { ProbeProfile } from "./profiles.js";
 
 // Defined beside its classifier so http-client need not import this file (which imports it back).
 export type { NetworkErrorKind } from "./network-error.js";
 
 /** A 402 whose challenge could not be read is an error too; this names that case. */
 export const NO_CHALLENGE = "no_challenge";
-
-/** What one endpoint probe observed; one row of `probes`. */
-export interface ProbeResult {
-  listingId: number;
-  probedAt: Date;
-  outcome: ProbeOutcome;
-  /** null when no HTTP response arrived. */
-  statusCode: number | null;
-  /** Network error kind, or NO_CHALLENGE for a 402 without a readable challenge. */
-  errorKind: string | null;
-  /** Time to response headers; null without a response. */
-  latencyMs: number | null;
-  /** Decimal USDC string from the challenge. */
-  priceUsdc: string | null;
-  challengeVersion: number | null;
-  /** The full terms of the accept entry that prices the listing (packages/contracts/src/quote.ts). */
-  quote: QuoteTerms | null;
-  /** The request profile the probe wore (profiles.ts). */
-  profile: ProbeProfile;
-}
 
 /** A unit of claimed work. `host` (URL.host) is what politeness and claiming key on. */
 export interface Job {

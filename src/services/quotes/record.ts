@@ -68,10 +68,13 @@ export async function recordQuotes(db: Kysely<Database>, sightings: readonly Quo
       seen = listing_quotes.seen + excluded.seen`.execute(db);
 }
 
-/** The sightings of a prober's write batch: every probe that read a challenge. */
+/** The sightings of a prober's write batch (probe records, their terms' digests): every probe that read a challenge. */
 export const probeSightings = (
-  probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string; quote: QuoteTerms | null; quoteDigest: string | null }>,
+  probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string | null; quote: QuoteTerms | null }>,
+  digests: ReadonlyArray<string | null>,
 ): QuoteSighting[] =>
-  probes.flatMap((p) =>
-    p.quote ? [{ listingId: p.listingId, at: p.probedAt, source: "probe" as const, profile: p.profile, terms: p.quote, digest: p.quoteDigest }] : [],
+  probes.flatMap((p, i) =>
+    p.quote && p.profile !== null
+      ? [{ listingId: p.listingId, at: p.probedAt, source: "probe" as const, profile: p.profile, terms: p.quote, digest: digests[i] ?? null }]
+      : [],
   );

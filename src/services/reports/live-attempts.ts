@@ -1,11 +1,11 @@
-import type { ProbeResult } from "../probes/types.js";
+import type { ProbeRecord } from "../evidence/index.js";
 import { LIVE_PROBE } from "../signals/constants.js";
 
 /** What one live request needs from its surroundings: a way to send, the host's budget, the clock. */
 export interface AttemptPlan {
   /** Methods in the order they are tried (methodsFor). */
   methods: readonly string[];
-  send(method: string, timeoutMs: number): Promise<ProbeResult>;
+  send(method: string, timeoutMs: number): Promise<ProbeRecord>;
   /** Takes one request from the target host's budget; false when it is spent. */
   take(): Promise<boolean>;
   /** Milliseconds left of the live probe's budget. */
@@ -13,7 +13,7 @@ export interface AttemptPlan {
 }
 
 export interface Attempts {
-  result: ProbeResult;
+  result: ProbeRecord;
   method: string;
   /** Failed attempts in a row up to the last: each refusal, network error or 5xx counts; a time-out or a final other answer is one. */
   failedInARow: number;
@@ -23,9 +23,9 @@ export interface Attempts {
 export const methodsFor = (catalog: string | null): string[] => [...new Set([catalog?.toUpperCase(), "POST", "GET"].filter((m): m is string => !!m))];
 
 /** No answer, or the server failed: worth the one retry. Any other answer says something about the method. */
-const unreachable = (r: ProbeResult) => r.statusCode === null || r.statusCode >= 500;
+const unreachable = (r: ProbeRecord) => r.statusCode === null || r.statusCode >= 500;
 /** Evidence of a dead URL; a time-out within our short budget may be a slow endpoint, so it only fails once. */
-const deadEvidence = (r: ProbeResult) => unreachable(r) && r.errorKind !== "timeout";
+const deadEvidence = (r: ProbeRecord) => unreachable(r) && r.errorKind !== "timeout";
 
 /** The time-out of the next request, or null when too little of the budget is left to send one. */
 function timeoutFor(left: number, keepRetry: boolean): number | null {

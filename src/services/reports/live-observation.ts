@@ -1,23 +1,21 @@
-import type { QuoteTerms } from "@x402-lookout/contracts/quote";
+import type { ProbeRecord } from "../evidence/index.js";
 import type { ObservedQuote } from "../signals/quote-evidence.js";
 import type { Attempts } from "./live-attempts.js";
 
-/** What the live probe of an uncatalogued URL showed: its last request, and how many failed in a row. */
-export interface LiveObservation {
+/**
+ * What the live probe of an uncatalogued URL showed, as live_probe_cache keeps it (JSON): the
+ * probe record of its last request, and how many failed in a row.
+ */
+export interface LiveObservation extends Pick<ProbeRecord, "statusCode" | "errorKind" | "latencyMs" | "priceUsdc" | "challengeVersion" | "quote"> {
+  /** The record's probedAt, as the cached JSON holds it. */
   probedAt: string;
+  /** A refused customer URL is a failure here (no blocked, no unchallenged: see observationOf). */
   outcome: "healthy" | "error";
-  statusCode: number | null;
-  errorKind: string | null;
-  latencyMs: number | null;
-  priceUsdc: string | null;
-  // Added with the retry (issue 23); cached rows written before it read with readObservation's defaults.
+  // method, challengeVersion, failedAttempts (issue 23) and quote (issue 24) came later: rows cached before read with readObservation's defaults.
   /** The method of the last request. */
   method: string | null;
-  challengeVersion: number | null;
   /** Requests that failed in a row up to the last (runAttempts): 0 when it was healthy. */
   failedAttempts: number;
-  /** The challenge's terms (issue 24); null without one, or in a row cached before. */
-  quote: QuoteTerms | null;
 }
 
 type Stored = Omit<LiveObservation, "method" | "challengeVersion" | "failedAttempts" | "quote"> & Partial<LiveObservation>;

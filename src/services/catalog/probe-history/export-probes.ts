@@ -9,7 +9,7 @@ export interface ExportOptions {
 }
 
 /** One probe in the shared history format (the import's input). */
-export interface ProbeRecord {
+export interface ProbeHistoryLine {
   url: string;
   method: string;
   at: string;
@@ -34,7 +34,7 @@ interface Row {
  * The retained raw probes, oldest first, as history records. Reads in keyset pages on
  * (probed_at, listing_id), a probe's identity, so memory stays flat however long the history.
  */
-export async function* exportProbes(db: Kysely<Database>, opts: ExportOptions = {}): AsyncGenerator<ProbeRecord> {
+export async function* exportProbes(db: Kysely<Database>, opts: ExportOptions = {}): AsyncGenerator<ProbeHistoryLine> {
   let after: { at: Date; id: number } | undefined;
   for (;;) {
     const cursor = after ? sql`and (p.probed_at, p.listing_id) > (${after.at}::timestamptz, ${after.id}::bigint)` : sql``;

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema.js";
 import type { Clock } from "../../../lib/clock.js";
-import { foldIntoHourly, insertNewProbes, type ProbeRow } from "../../evidence/index.js";
+import { insertNewProbes, rollupAdded, type ProbeRecord } from "../../evidence/index.js";
 import { ListingIds } from "./listing-ids.js";
 import { parseProbeLine, type ProbeLine } from "./probe-line.js";
 
@@ -16,7 +16,7 @@ export interface BadLine {
 
 export interface ImportReport {
   lines: number;
-  /** Probes written (and folded into the hourly rollups). */
+  /** Probes written (and added to the hourly rollups). */
   imported: number;
   /** Good lines whose probe (same listing, same instant) was already stored. */
   alreadyPresent: number;
@@ -39,7 +39,7 @@ class Rollback extends Error {}
 /**
  * Imports a probe history (NDJSON, one probe a line) in one transaction: every line is
  * validated and matched to a listing by normalised url and method; good lines are inserted in
- * batches and folded into probe_hourly. Any bad line rolls everything back unless skipBad.
+ * batches and added to probe_hourly (rollupAdded). Any bad line rolls everything back unless skipBad.
  */
 export async function importProbes(db: Kysely<Database>, clock: Clock, input: Readable, opts: ImportOptions = {}): Promise<ImportReport> {
   const maxReported = opts.maxReported ?? 20;
@@ -55,17 +55,17 @@ export async function importProbes(db: Kysely<Database>, clock: Clock, input: Re
       let pending: Array<{ n: number; line: ProbeLine }> = [];
       const flush = async () => {
         const resolved = await ids.resolve(pending.map((p) => p.line));
-        const rows: ProbeRow[] = [];
+        const rows: ProbeRecord[] = [];
         for (const { n, line } of pending) {
           const listingId = resolved.get(ListingIds.key(line.urlNormalized, line.method));
           if (listingId == null) addBad(n, `unknown listing (${line.method} ${line.url})`);
-          else rows.push({ listingId, ...line });
+          else rows.push({ listingId, ...line.probe });
         }
         pending = [];
         // Once the import is bound to roll back, only validation is worth doing.
         if (report.badLines > 0 && !opts.skipBad) return;
         const inserted = await insertNewProbes(trx, rows);
-        await foldIntoHourly(trx, inserted);
+        await rollupAdded(trx, inserted);
         report.imported += inserted.length;
         report.alreadyPresent += rows.length - inserted.length;
       };

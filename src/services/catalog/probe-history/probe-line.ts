@@ -1,22 +1,19 @@
 import { z } from "zod";
 import type { ProbeOutcome } from "../../../db/schema.js";
+import type { ProbeRecord } from "../../evidence/index.js";
 import { tryNormalizeHttpUrl } from "../../../lib/url-normalize.js";
 import { DEFAULT_METHOD, HTTP_METHODS } from "../constants.js";
 
 /**
  * One line of the probe history format (NDJSON), shared with other monitors:
  *   {"url", "method", "at", "status" | "network_error", "latency_ms", "price_usdc"}
+ * read as the listing it names and its probe record (the listing found by the import).
  */
 export interface ProbeLine {
   url: string;
   urlNormalized: string;
   method: string;
-  at: Date;
-  statusCode: number | null;
-  errorKind: string | null;
-  latencyMs: number | null;
-  priceUsdc: string | null;
-  outcome: ProbeOutcome;
+  probe: Omit<ProbeRecord, "listingId">;
 }
 
 /** A probe imported from elsewhere may arrive this far ahead of our clock (clock skew). */
@@ -77,12 +74,18 @@ export function parseProbeLine(text: string, now: Date): { ok: true; line: Probe
       url: l.url,
       urlNormalized: tryNormalizeHttpUrl(l.url)!,
       method: l.method,
-      at,
-      statusCode,
-      errorKind: l.network_error ?? null,
-      latencyMs: l.latency_ms ?? null,
-      priceUsdc: l.price_usdc ?? null,
-      outcome: outcomeOfStatus(statusCode, l.network_error ?? null),
+      // Another monitor's history carries no terms and no request profile.
+      probe: {
+        probedAt: at,
+        outcome: outcomeOfStatus(statusCode, l.network_error ?? null),
+        statusCode,
+        errorKind: l.network_error ?? null,
+        latencyMs: l.latency_ms ?? null,
+        priceUsdc: l.price_usdc ?? null,
+        challengeVersion: null,
+        quote: null,
+        profile: null,
+      },
     },
   };
 }
