@@ -87,9 +87,9 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     payments: createPaymentsService(db.db, clock),
     /** The landing page's live figures, read at most every 15 s. */
     overview: createOverviewService({ db, clock }),
-    probes: createProbesService(db, clock, log, metrics, config),
+    probes: createProbesService({ db, clock, log, metrics, config }),
     reports,
-    verdicts: createVerdictsService(db, clock),
+    verdicts: createVerdictsService({ db, clock }),
     /** The offline guard's signed snapshot and deltas, with the verdicts' key. */
     verdictFeed: createVerdictFeedService({ db, clock, sign: signing.jws(SNAPSHOT_JWS.typ), issuer: config.publicBaseUrl }),
     trial: createTrialService({ db, clock, reports }),

@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from "undici";
-import { parseChallenge } from "../quotes/challenge.js";
+import { parseChallenge } from "../quotes/index.js";
 import { MANIFEST_CHALLENGES_PER_ORIGIN, MANIFEST_CHALLENGE_BYTES, MANIFEST_TIMEOUT_MS } from "./constants.js";
 import { itemFromChallenge, type ManifestResource } from "./manifest-items.js";
 

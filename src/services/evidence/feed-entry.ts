@@ -1,9 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { usdcDecimal } from "../../lib/money.js";
-import type { SignalContext } from "../signals/group-context.js";
-import { currentPrice, type ListingRow } from "../signals/listing-row.js";
-import { signalInput } from "../signals/signal-input.js";
-import type { ObservedQuote } from "../signals/quote-evidence.js";
+import { currentPrice, type ListingRow, type ObservedQuote, type SignalContext, signalInput } from "../signals/index.js";
 import { firedOf, viewOf, type StoredVerdict } from "./verdict.js";
 
 /** What the offline guard keeps of a listing (signal_snapshots.feed, migration 0020); url, method and seq come from elsewhere. */

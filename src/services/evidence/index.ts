@@ -12,7 +12,7 @@ export type { ProbeRecord } from "./probe-record.js";
 export { refreshEvidence } from "./refresh.js";
 export { pruneProbeHistory, type RetentionOptions, type RetentionResult } from "./retention.js";
 export { hourBucket, rollupAdded, rollupListings, rollupProbes } from "./rollup.js";
-export { createVerdictsService, type VerdictsService } from "./service.js";
+export { createVerdictsService, type VerdictsDeps, type VerdictsService } from "./service.js";
 export { recomputeSnapshots, type SnapshotContext } from "./snapshots.js";
 export { firedOf, judge, viewOf, type StoredVerdict } from "./verdict.js";
 export { isGhost } from "./verdict-write.js";

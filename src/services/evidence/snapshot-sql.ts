@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { BIN_COUNT, binValue } from "./latency-histogram.js";
 import { hourBucket } from "./rollup.js";
-import { observedQuotes } from "../quotes/read-spans.js";
+import { observedQuotes } from "../quotes/index.js";
 import type { Database } from "../../db/schema.js";
 import { BUCKETS_48H, BUCKETS_7D, FAIL_STREAK_CAP, WINDOW_1H_MS, WINDOW_30M_MS } from "./constants.js";
 

@@ -1,11 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { THRESHOLDS } from "../signals/constants.js";
-import { blacklistReasons } from "../signals/engine.js";
-import type { SignalContext } from "../signals/group-context.js";
-import type { ListingRow } from "../signals/listing-row.js";
-import { signalInput, storedContext } from "../signals/signal-input.js";
+import { blacklistReasons, type ListingRow, type SignalContext, signalInput, storedContext, THRESHOLDS } from "../signals/index.js";
 import { LOCKS } from "../../db/jobs/exclusive.js";
 import { feedEntryOf, sameFeed, type FeedState } from "./feed-entry.js";
 import { judge } from "./verdict.js";

@@ -1,4 +1,4 @@
-import { confidenceFor, evaluate, verdictFrom, type Mode, type SignalInput, type Verdict } from "../signals/engine.js";
+import { confidenceFor, evaluate, type Mode, type SignalInput, type Verdict, verdictFrom } from "../signals/index.js";
 
 /** A verdict as the snapshot row stores it; risk_score is null until the pipeline has judged the listing. */
 export interface StoredVerdict {

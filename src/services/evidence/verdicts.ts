@@ -1,9 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DbHandle } from "../../db/client.js";
 import type { Database } from "../../db/schema.js";
-import { computeContexts } from "../signals/group-context.js";
-import { selectListingRows } from "../signals/listing-row.js";
-import { storedContext } from "../signals/signal-input.js";
+import { computeContexts, selectListingRows, storedContext } from "../signals/index.js";
 import type { FeedEntry } from "./feed-entry.js";
 import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
 

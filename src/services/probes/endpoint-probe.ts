@@ -1,4 +1,4 @@
-import { parseChallenge, priceUsdcOf, selectAccept, type PriceContext } from "../quotes/challenge.js";
+import { parseChallenge, type PriceContext, priceUsdcOf, selectAccept } from "../quotes/index.js";
 import { probeBody } from "./probe-body.js";
 import { profileFor, profileHeaders, type ProbeProfile } from "./profiles.js";
 import type { HttpClient, HttpFailure, HttpRequest, HttpResponse } from "./http-client.js";

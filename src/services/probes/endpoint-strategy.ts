@@ -6,8 +6,8 @@ import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { declaredBody } from "./probe-body.js";
 import { probeHistories } from "./probe-history.js";
-import { probesInsert, quoteDigests, rollupListings, type ProbeRecord } from "../evidence/index.js";
-import { probeSightings, recordQuotes } from "../quotes/record.js";
+import { type ProbeRecord, probesInsert, quoteDigests, rollupListings } from "../evidence/index.js";
+import { probeSightings, recordQuotes } from "../quotes/index.js";
 import type { ProbeStrategy } from "./types.js";
 
 /** Active listings as leased jobs: due at their next probe slot. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { parseChallenge } from "../quotes/challenge.js";
+import { parseChallenge } from "../quotes/index.js";
 import { DEFAULT_PROFILE, profileHeaders } from "./profiles.js";
 import { HOST_CHECK_PATH_PREFIX, HOST_CHECK_RANDOM_PATHS } from "./constants.js";
 import { effectiveCount, type EffectiveCount } from "./effective-count.js";

@@ -10,11 +10,22 @@ export interface ProbesConfig {
   allowPrivateTargets: boolean;
 }
 
+export interface ProbesDeps {
+  db: DbHandle;
+  clock: Clock;
+  log: Logger;
+  /** Where each runner registers its series. */
+  metrics: Registry;
+  config: ProbesConfig;
+}
+
 /** The prober's work as the job runtime runs it: each prober process makes one runner. */
-export function createProbesService(db: DbHandle, clock: Clock, log: Logger, metrics: Registry, config: ProbesConfig) {
+export function createProbesService({ db, clock, log, metrics, config }: ProbesDeps) {
+  const { publicBaseUrl, probeIntervalSeconds, allowPrivateTargets } = config;
   return {
     /** `runLog`: the worker's logger (its fields name the worker). */
-    runner: (opts: ProberOptions = {}, runLog: Logger = log) => createProbeRunner({ db, clock, log: runLog, metrics, ...config }, opts),
+    runner: (opts: ProberOptions = {}, runLog: Logger = log) =>
+      createProbeRunner({ db, clock, log: runLog, metrics, publicBaseUrl, probeIntervalSeconds, allowPrivateTargets }, opts),
   };
 }
 

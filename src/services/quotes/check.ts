@@ -3,8 +3,7 @@ import { canonicalNetwork, isCanonicalUsdc } from "../../lib/assets.js";
 import { selectAccept } from "./challenge.js";
 import { tryNormalizeHttpUrl } from "../../lib/url-normalize.js";
 import { atomicToUsdc } from "@x402-lookout/contracts/usdc";
-import { THRESHOLDS as T, type WarningCode } from "../signals/constants.js";
-import type { ListedQuote, ObservedQuote } from "../signals/quote-evidence.js";
+import { type ListedQuote, type ObservedQuote, THRESHOLDS as T, type WarningCode } from "../signals/index.js";
 
 /** One term of the agent's quote beside the listing's and the observed ones (null: nothing to compare with). */
 export interface TermCheck {

@@ -1,8 +1,7 @@
 import { canonicalAddress } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, sameAsset } from "../../lib/assets.js";
-import { THRESHOLDS as T } from "../signals/constants.js";
+import { type ObservedQuote, type SeenValues, THRESHOLDS as T } from "../signals/index.js";
 import { settleSources, type SourceTerms } from "./source-claims.js";
-import type { ObservedQuote, SeenValues } from "../signals/quote-evidence.js";
 
 /** One span of listing_quotes (source probe) with its terms. */
 export interface QuoteSpan {

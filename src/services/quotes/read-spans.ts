@@ -1,9 +1,8 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { THRESHOLDS as T } from "../signals/constants.js";
+import { type ObservedQuote, THRESHOLDS as T } from "../signals/index.js";
 import { catalogTerms } from "./catalog-terms.js";
 import { observedQuote, withCatalog, type QuoteSpan } from "./observed.js";
-import type { ObservedQuote } from "../signals/quote-evidence.js";
 
 /**
  * The quote evidence of a batch of listings: their probe spans of the last 7 days (one indexed

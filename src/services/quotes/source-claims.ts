@@ -1,6 +1,6 @@
 import { canonicalAddress, sameAddress } from "@x402-lookout/contracts/quote";
 import { canonicalNetwork, sameAsset } from "../../lib/assets.js";
-import type { CatalogTerms, SourceClaim } from "../signals/quote-evidence.js";
+import type { CatalogTerms, SourceClaim } from "../signals/index.js";
 
 /** One source's terms for a listing, as listing_sources holds them (the source it lists it under). */
 export interface SourceTerms extends SourceClaim {

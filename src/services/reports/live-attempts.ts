@@ -1,5 +1,5 @@
 import type { ProbeRecord } from "../evidence/index.js";
-import { LIVE_PROBE } from "../signals/constants.js";
+import { LIVE_PROBE } from "../signals/index.js";
 
 /** What one live request needs from its surroundings: a way to send, the host's budget, the clock. */
 export interface AttemptPlan {

@@ -1,5 +1,5 @@
 import type { ProbeRecord } from "../evidence/index.js";
-import type { ObservedQuote } from "../signals/quote-evidence.js";
+import type { ObservedQuote } from "../signals/index.js";
 import type { Attempts } from "./live-attempts.js";
 
 /**

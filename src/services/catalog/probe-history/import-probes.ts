@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema.js";
 import type { Clock } from "../../../lib/clock.js";
-import { insertNewProbes, rollupAdded, type ProbeRecord } from "../../evidence/index.js";
+import { insertNewProbes, type ProbeRecord, rollupAdded } from "../../evidence/index.js";
 import { ListingIds } from "./listing-ids.js";
 import { parseProbeLine, type ProbeLine } from "./probe-line.js";
 
