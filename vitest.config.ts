@@ -9,9 +9,6 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as cons
  * (TEST_DATABASE_URL set) leaves them out: the PGlite pass already ran them.
  */
 const databaseFree = [
-  // Tests beside the code are of pure cores.
-  "src/**/*.test.ts",
-  "packages/*/src/**/*.test.ts",
   "test/chain/**",
   "test/demo/**",
   "test/lib/**",
@@ -42,10 +39,15 @@ const notTheDatabase = ["test/browser/**", "test/packages/**", "test/acceptance/
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const postgresSkips = onPostgres ? [...databaseFree, ...notTheDatabase] : [];
 
+/** The pure cores' tests, beside their code: no database, socket or process; `npm run test:unit`. */
+const unit = ["src/**/*.test.ts", "packages/*/src/**/*.test.ts"];
+
 /**
- * Two projects: the suite, files in parallel; and the process tests, which time `npm start`
- * end to end and so run on their own afterwards (`npm test` runs both), never competing with
- * other files for the two cores.
+ * Three projects: the unit tests; the suite of integration tests in test/, files in parallel,
+ * each worker running its files one after another in one process (isolate: false) so modules,
+ * the migrated database template and the devnet are loaded once per worker, not per file; and
+ * the process tests, which time `npm start` end to end and so run on their own afterwards
+ * (`npm test` runs all three), never competing with other files for the two cores.
  */
 export default defineConfig({
   // The workspace packages run from their TypeScript sources, as `npm start` runs them.
@@ -55,12 +57,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          ...shared,
-          name: "suite",
-          include: ["test/**/*.test.ts", "src/**/*.test.ts", "packages/*/src/**/*.test.ts"],
-          exclude: ["test/process/**", ...postgresSkips],
-        },
+        // The PostgreSQL pass leaves them out: the PGlite pass already ran them.
+        test: { ...shared, name: "unit", include: onPostgres ? [] : unit, pool: "threads", isolate: false },
+      },
+      {
+        extends: true,
+        test: { ...shared, name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/process/**", ...postgresSkips], isolate: false },
       },
       {
         extends: true,

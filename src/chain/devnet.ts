@@ -89,16 +89,7 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
     await installCode(testClient, publicClient, usdcAddress, contractArtifacts.contracts.TestUSDC.deployedBytecode);
     await installCode(testClient, publicClient, MULTICALL3_ADDRESS, contractArtifacts.contracts.Multicall3Compatible.deployedBytecode);
 
-    const facilitatorAccount = privateKeyToAccount(anvilAccount(FACILITATOR_ACCOUNT_INDEX).privateKey, {
-      // One manager per devnet: viem's shared default would carry nonces over from an earlier
-      // devnet with the same address and chain id, and the next transaction would never mine.
-      nonceManager: createNonceManager({
-        source: {
-          get: ({ address, client }) => getTransactionCount(client, { address, blockTag: "pending" }),
-          set: () => undefined,
-        },
-      }),
-    });
+    const facilitatorAccount = devnetFacilitatorAccount();
     const demoAccounts = DEMO_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
     const demoMerchant = anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX);
     const wallet = createWalletClient({
@@ -139,6 +130,22 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
     await anvil.stop();
     throw error;
   }
+}
+
+/**
+ * The facilitator's account with a nonce manager of its own. viem's managers remember the highest
+ * nonce they gave out, so a manager shared with an earlier devnet (or with the chain before an
+ * evm_revert) would skip ahead of the chain and the next transaction would never mine.
+ */
+export function devnetFacilitatorAccount(): PrivateKeyAccount {
+  return privateKeyToAccount(anvilAccount(FACILITATOR_ACCOUNT_INDEX).privateKey, {
+    nonceManager: createNonceManager({
+      source: {
+        get: ({ address, client }) => getTransactionCount(client, { address, blockTag: "pending" }),
+        set: () => undefined,
+      },
+    }),
+  });
 }
 
 async function installCode(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
+import type { Devnet } from "../../src/chain/devnet.js";
+import { acquireDevnet } from "../helpers/shared-devnet.js";
 import type { DemoFleet } from "../../src/demo/index.js";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
@@ -18,7 +19,7 @@ const shownAfterAnHour = (codes: readonly string[]) => codes.filter((c) => (PREF
 
 beforeAll(async () => {
   ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "true" });
-  devnet = await startDevnet({ log: ctx.log });
+  devnet = await acquireDevnet();
   fleet = await startProbedDemoFleet(ctx, devnet);
   app = createApp({ ctx, routes: productRoutes });
 }, 120_000);

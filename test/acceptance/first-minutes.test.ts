@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
+import type { Devnet } from "../../src/chain/devnet.js";
+import { acquireDevnet } from "../helpers/shared-devnet.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { startDemoFleet, type DemoFleet } from "../../src/demo/index.js";
 import { PROBE_TICK_MS } from "../../src/services/probes/constants.js";
@@ -14,7 +15,7 @@ let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "true" });
   ctx.clock.set(new Date());
-  devnet = await startDevnet({ log: ctx.log });
+  devnet = await acquireDevnet();
   const asset = { address: devnet.usdcAddress, name: "USDC", version: "2" };
   fleet = await startDemoFleet({ log: ctx.log, facilitator: createLocalFacilitator(devnet), network: devnet.network, payTo: devnet.payTo, asset });
 }, 120_000);

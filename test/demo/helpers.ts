@@ -2,7 +2,8 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { pino } from "pino";
 import { body } from "../helpers/http.js";
-import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
+import type { Devnet } from "../../src/chain/devnet.js";
+import { acquireDevnet } from "../helpers/shared-devnet.js";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
 import { startDemoFleet, type DemoCatalogItem, type DemoEndpoint, type DemoFleet, type DemoFleetOptions } from "../../src/demo/index.js";
 
@@ -18,7 +19,7 @@ export interface FleetOnDevnet {
 export async function startFleetOnDevnet(
   opts: Pick<DemoFleetOptions, "slowMs" | "flapPeriodMs" | "clock" | "quoteSwitchAfterMs"> = {},
 ): Promise<FleetOnDevnet> {
-  const devnet = await startDevnet({ log: testLog });
+  const devnet = await acquireDevnet();
   try {
     const fleet = await startDemoFleet({
       log: testLog,

@@ -1,7 +1,6 @@
-import { pino } from "pino";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Address } from "viem";
-import { startDevnet, type Devnet } from "../../src/chain/devnet.js";
+import type { Devnet } from "../../src/chain/devnet.js";
 import type { FacilitatorClient } from "../../src/chain/facilitator.js";
 import { devnetRail } from "../../src/chain/payment-rail.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
@@ -12,6 +11,7 @@ import type { AnyRouteDef } from "../../src/http/registry.js";
 import { listen } from "../../src/http/serve.js";
 import { createTestContext, type TestContext } from "./context.js";
 import { freePort } from "./free-port.js";
+import { acquireDevnet } from "./shared-devnet.js";
 import { x402PayingFetch, type PayerOptions } from "./x402-payer.js";
 
 export interface PaidService {
@@ -41,8 +41,7 @@ export async function startPaidService(opts: {
   /** Seconds between the devnet's empty blocks (default: the devnet's own). */
   blockTimeSeconds?: number;
 }): Promise<PaidService> {
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const [devnet, port] = await Promise.all([startDevnet({ log, blockTimeSeconds: opts.blockTimeSeconds }), freePort()]);
+  const [devnet, port] = await Promise.all([acquireDevnet({ blockTimeSeconds: opts.blockTimeSeconds }), freePort()]);
   const ctx = await createTestContext({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...opts.env });
   const rail = devnetRail(devnet);
   if (opts.facilitator) rail.facilitator = await opts.facilitator(devnet);
