@@ -1,6 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { parseTimestamptz } from "../../src/db/type-parsers.js";
+import { parseTimestamptz } from "./type-parsers.js";
 
 const postgresDate = pg.types.getTypeParser(1184) as (text: string) => Date | number;
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");

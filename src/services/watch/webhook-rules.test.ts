@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import type { LookupFunction } from "../../src/lib/ssrf-guard.js";
-import { retryDelayMs } from "../../src/services/watch/backoff.js";
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/services/watch/constants.js";
-import { deriveSigningKey, hashSecret, newWatchSecrets, secretMatches, signingKeyOf, signingSecretOf } from "../../src/services/watch/secrets.js";
-import { checkWebhookTarget, webhookUrlProblem } from "../../src/services/watch/webhook-url.js";
+import type { LookupFunction } from "../../lib/ssrf-guard.js";
+import { retryDelayMs } from "./backoff.js";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./constants.js";
+import { deriveSigningKey, hashSecret, newWatchSecrets, secretMatches, signingKeyOf, signingSecretOf } from "./secrets.js";
+import { checkWebhookTarget, webhookUrlProblem } from "./webhook-url.js";
 
 const strict = { allowPrivate: false };
 const demo = { allowPrivate: true };

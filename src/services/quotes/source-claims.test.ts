@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { settleSources, type LiveTerms, type SourceTerms } from "../../src/services/quotes/source-claims.js";
-import { withCatalog } from "../../src/services/quotes/observed.js";
+import { settleSources, type LiveTerms, type SourceTerms } from "./source-claims.js";
+import { withCatalog } from "./observed.js";
 
 /** Decision 0032: which source's terms are listed, and which sources are only their own claim. */
 const HONEST = "0x" + "a".repeat(40);

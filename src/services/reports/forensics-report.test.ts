@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { latencyOf } from "../../src/services/reports/forensics-report.js";
+import { latencyOf } from "./forensics-report.js";
 
 describe("forensics latency", () => {
   it("reports no percentile above the slowest probe seen (histogram bounds can pass it)", () => {

@@ -11,7 +11,7 @@ import {
   mergeHistograms,
   nearestRank,
   percentile,
-} from "../../src/services/evidence/latency-histogram.js";
+} from "./latency-histogram.js";
 
 // Seeded, so a failure reproduces.
 function mulberry32(seed: number): () => number {

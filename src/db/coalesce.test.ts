@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesce } from "../../src/db/coalesce.js";
+import { coalesce } from "./coalesce.js";
 
 /** Records what happens, in order: each batch `run` gets and each marker the test sets. */
 function recorder() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exactTime, relativeWords, timeAt } from "../../src/http/pages/time-words.js";
+import { exactTime, relativeWords, timeAt } from "./time-words.js";
 
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 const ago = (ms: number) => new Date(NOW.getTime() - ms);

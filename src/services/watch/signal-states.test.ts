@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SignalInput } from "../../src/services/signals/engine.js";
-import { signalState } from "../../src/services/watch/signal-states.js";
-import { cleanInput } from "../helpers/signal-input.js";
+import type { SignalInput } from "../signals/engine.js";
+import { signalState } from "./signal-states.js";
+import { cleanInput } from "../../../test/helpers/signal-input.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 const input = (over: Partial<SignalInput>): SignalInput => cleanInput(now, over);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TokenBuckets } from "../../src/lib/token-buckets.js";
+import { TokenBuckets } from "./token-buckets.js";
 
 describe("the search rate limit's buckets", () => {
   it("grants a burst, then one token per refill interval, per key", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
-import { checkQuote } from "../../src/services/quotes/check.js";
-import { observedQuote, type QuoteSpan } from "../../src/services/quotes/observed.js";
-import { HOUR } from "../../src/services/signals/constants.js";
-import { USDC_BASE_SEPOLIA } from "../probes/helpers.js";
+import { checkQuote } from "./check.js";
+import { observedQuote, type QuoteSpan } from "./observed.js";
+import { HOUR } from "../signals/constants.js";
+import { USDC_BASE_SEPOLIA } from "../../../test/probes/helpers.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);

@@ -10,8 +10,8 @@ interface Vector {
   canonical: string;
   digest: string;
 }
-const vectors = JSON.parse(readFileSync(new URL("../fixtures/requirement-vectors.json", import.meta.url), "utf8")) as Vector[];
-const docs = readFileSync(new URL("../../docs/verdicts.md", import.meta.url), "utf8");
+const vectors = JSON.parse(readFileSync(new URL("../../../test/fixtures/requirement-vectors.json", import.meta.url), "utf8")) as Vector[];
+const docs = readFileSync(new URL("../../../docs/verdicts.md", import.meta.url), "utf8");
 const RESOURCE = { url: "https://api.example/weather" };
 const read = (entry: Record<string, unknown>, x402Version = 2) => readChallengeObject({ x402Version, resource: RESOURCE, accepts: [entry] })!.accepts[0]!;
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ALL_CODES, CRITICAL, INFORMATIONAL, WALLET_DRAIN, type WarningCode } from "../../src/services/signals/constants.js";
-import { verdictFrom } from "../../src/services/signals/engine.js";
+import { ALL_CODES, CRITICAL, INFORMATIONAL, WALLET_DRAIN, type WarningCode } from "./constants.js";
+import { verdictFrom } from "./engine.js";
 
 /**
  * A verdict never contradicts itself (issue 35, decision 0035): over every combination of codes

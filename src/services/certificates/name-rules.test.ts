@@ -2,7 +2,7 @@ import { recoverMessageAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { CERTIFICATE_EXAMPLE, CERTIFICATE_REQUEST_EXAMPLE, EXAMPLE_ISSUER } from "@x402-lookout/contracts/verified/create-certificate";
 import { certificateProofMessage } from "@x402-lookout/contracts/verified/proof";
-import { imitation, nameSkeleton } from "../../src/services/certificates/name-rules.js";
+import { imitation, nameSkeleton } from "./name-rules.js";
 
 describe("name skeletons", () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CandidatePool, SIMILAR_PRICE_FACTOR, type CandidateRow, type MatchKeys } from "../../src/services/alternatives/candidate-pool.js";
+import { CandidatePool, SIMILAR_PRICE_FACTOR, type CandidateRow, type MatchKeys } from "./candidate-pool.js";
 
 /** The rule of /spec#alternatives written as plainly as possible: one pass, first matching tier wins. */
 function reference(rows: readonly CandidateRow[], k: MatchKeys, limit: number) {

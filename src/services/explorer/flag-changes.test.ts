@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flagChanges, type FlagDay } from "../../src/services/explorer/flag-changes.js";
+import { flagChanges, type FlagDay } from "./flag-changes.js";
 
 const TODAY = "2026-11-20";
 const row = (listingId: number, day: string, reasons: string[], time = "06:00:00"): FlagDay => ({

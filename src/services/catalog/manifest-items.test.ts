@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { itemFromChallenge, manifestItems, manifestResources } from "../../src/services/catalog/manifest-items.js";
-import { parseListing } from "../../src/services/catalog/parse-listing.js";
+import { itemFromChallenge, manifestItems, manifestResources } from "./manifest-items.js";
+import { parseListing } from "./parse-listing.js";
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/catalogs/manifests/${name}`, import.meta.url), "utf8"));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../test/fixtures/catalogs/manifests/${name}`, import.meta.url), "utf8"));
 const ORIGIN = "https://tides.example.net";
 
 describe("OpenAPI documents with x-payment-info", () => {

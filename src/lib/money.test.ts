@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DECIMAL_6 } from "@x402-lookout/contracts/preflight/schemas";
-import { roundUsdc, toMicros, usdcDecimal } from "../../src/lib/money.js";
-import { perUrl } from "../../src/services/reports/batch-report.js";
-import { quantile } from "../../src/services/signals/quantile.js";
+import { roundUsdc, toMicros, usdcDecimal } from "./money.js";
+import { perUrl } from "../services/reports/batch-report.js";
+import { quantile } from "../services/signals/quantile.js";
 
 describe("money as exact decimals", () => {
   it("reads decimal strings as micro-USDC, half up at the 6th place", () => {

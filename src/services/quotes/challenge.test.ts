@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readChallengeObject } from "@x402-lookout/contracts/quote";
-import { priceUsdcOf, selectAccept } from "../../src/services/quotes/challenge.js";
+import { priceUsdcOf, selectAccept } from "./challenge.js";
 
 const SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
 const SOL_USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";

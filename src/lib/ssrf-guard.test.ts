@@ -1,8 +1,8 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGuardedDispatcher, isPublicAddress, SsrfBlockedError, type LookupFunction } from "../../src/lib/ssrf-guard.js";
-import { classifyNetworkError } from "../../src/services/probes/network-error.js";
-import { startServer, type TestServer } from "../probes/helpers.js";
+import { createGuardedDispatcher, isPublicAddress, SsrfBlockedError, type LookupFunction } from "./ssrf-guard.js";
+import { classifyNetworkError } from "../services/probes/network-error.js";
+import { startServer, type TestServer } from "../../test/probes/helpers.js";
 
 describe("isPublicAddress", () => {
   const refused = [

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { CertificateBody } from "@x402-lookout/contracts/verified/schemas";
-import { evaluateCriteria, type CriterionReport } from "../../src/services/certificates/criteria.js";
-import type { ListingEvidence } from "../../src/services/certificates/evidence.js";
-import { parseScope } from "../../src/services/certificates/scope.js";
-import { ALL_CODES } from "../../src/services/signals/constants.js";
-import { verdictFrom } from "../../src/services/signals/engine.js";
+import { evaluateCriteria, type CriterionReport } from "./criteria.js";
+import type { ListingEvidence } from "./evidence.js";
+import { parseScope } from "./scope.js";
+import { ALL_CODES } from "../signals/constants.js";
+import { verdictFrom } from "../signals/engine.js";
 
 const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   id: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HOUR, DAY } from "../../src/services/signals/constants.js";
-import { confidenceOf, evaluate, type SignalInput } from "../../src/services/signals/engine.js";
-import { cleanInput } from "../helpers/signal-input.js";
+import { HOUR, DAY } from "./constants.js";
+import { confidenceOf, evaluate, type SignalInput } from "./engine.js";
+import { cleanInput } from "../../../test/helpers/signal-input.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { JsonObject, WatchSignalState } from "../../src/db/schema.js";
-import { knownStates, planTransitions, type LiveWatch, type StateChange } from "../../src/services/watch/plan-transitions.js";
-import { LEFT_CATALOG } from "../../src/services/watch/constants.js";
-import type { UrlVerdict } from "../../src/services/watch/watched-verdicts.js";
+import type { JsonObject, WatchSignalState } from "../../db/schema.js";
+import { knownStates, planTransitions, type LiveWatch, type StateChange } from "./plan-transitions.js";
+import { LEFT_CATALOG } from "./constants.js";
+import type { UrlVerdict } from "./watched-verdicts.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 const watch: LiveWatch = {
