@@ -62,7 +62,7 @@ export function mountRoute(app: Hono<AppEnv>, def: AnyRouteDef, deps: MountDeps)
 
 /**
  * The route's validated input; for an unpaid request to a paid route whose input would be
- * refused, the 402 challenge with the problem in its `error` (spec 5.2: paid routes answer an
+ * refused, the 402 challenge with the problem in its `error` (docs/payments.md "Unpaid requests": paid routes answer an
  * unpaid request with 402), so catalog indexers that probe with any body see the price.
  */
 async function readValidInput(c: Context, def: AnyRouteDef, deps: MountDeps): Promise<{ body: unknown; params: unknown } | Response> {

@@ -15,7 +15,7 @@ export interface CreditBranch {
 }
 
 /**
- * X-Credit-Id replaces the per-call payment while the bundle is valid (spec 3.1). One call is
+ * X-Credit-Id replaces the per-call payment while the bundle is valid (docs/payments.md "Credits"). One call is
  * spent atomically before the handler runs and given back if the answer fails (later, if the
  * database is down just then), so a payer is never charged for an answer they did not get.
  * Unusable bundles fall through to 402.

@@ -6,7 +6,7 @@ import type { CheckedPayment } from "./read-payment.js";
 
 export type PaidRoute = AnyRouteDef & { price: string };
 
-/** The x402 v2 PaymentRequired object (spec section 5.3). */
+/** The x402 v2 PaymentRequired object (the PaymentRequired schema of /openapi.json). */
 export interface PaymentRequired {
   x402Version: 2;
   error?: string;
