@@ -1,7 +1,7 @@
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
-const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers: 2 };
+const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers: 3 };
 
 /**
  * Files that never open the test database (the devnet, the demo fleet's servers, pure units,
