@@ -24,13 +24,12 @@ export async function acquireDevnet(opts: { blockTimeSeconds?: number } = {}): P
     shared ??= startDevnet({ log }).then(async (devnet) => ({ devnet, snapshot: await testClient(devnet).snapshot() }));
     const s = await shared;
     const client = testClient(s.devnet);
-    // A snapshot is spent when reverted to, so a new one is taken at once.
     // Transactions a file left in the pool would hold nonces the reverted chain never saw, and the
     // facilitator's nonce manager remembers the nonces it gave out: a new one per file.
     await client.request({ method: "anvil_dropAllTransactions" } as never);
     const reverted = await client.request({ method: "evm_revert", params: [s.snapshot] });
     if ((reverted as unknown) !== true) throw new Error("the shared devnet did not revert to its snapshot");
-    s.snapshot = await client.snapshot();
+    s.snapshot = await client.snapshot(); // a snapshot is spent when reverted to
     return { ...s.devnet, facilitatorAccount: devnetFacilitatorAccount(), stop: async () => void (inUse = false) };
   } catch (error) {
     inUse = false;
