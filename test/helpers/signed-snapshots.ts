@@ -14,6 +14,7 @@ export const verdictEntry = (url: string, over: Partial<VerdictEntry> = {}): Ver
   ok: true,
   action: "pay",
   warnings: [],
+  reason_codes: [],
   pay_to: PAY_TO,
   asset: USDC,
   network: "eip155:84532",

@@ -24,7 +24,12 @@ const T0 = Date.parse("2026-11-20T12:00:00.000Z");
 async function fakeService() {
   const keys = new Map<string, { privateKey: CryptoKey; jwk: JWK }>();
   const published = new Set<string>();
-  const state = { signWith: "", observedAt: T0, jwksFetches: 0, jwksDown: false, trialCalls: 0 };
+  const state = {
+    ...{ signWith: "", observedAt: T0, jwksFetches: 0, jwksDown: false, trialCalls: 0 },
+    // The answer's reason_codes, and what the signature says of them: "legacy" signs none (before decision 0045).
+    reasonCodes: [] as string[],
+    signedReasonCodes: [] as string[] | "legacy",
+  };
   async function addKey(kid: string) {
     const { publicKey, privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
     keys.set(kid, { privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: "EdDSA", use: "sig" } });
@@ -43,11 +48,12 @@ async function fakeService() {
     const { url } = (await req.json()) as { url: string };
     const observed_at = new Date(state.observedAt).toISOString();
     const verdict = { ok: true, recommended_action: "pay" as const, warnings: [], risk_score: 0.1 };
-    const claims = { iss: BASE, url, method: "GET", requirement_digest: null, view: "preflight", ...verdict, observed_at };
+    const signedCodes = state.signedReasonCodes === "legacy" ? {} : { reason_codes: state.signedReasonCodes };
+    const claims = { iss: BASE, url, method: "GET", requirement_digest: null, view: "preflight", ...verdict, ...signedCodes, observed_at };
     const signature = await new SignJWT({ ...claims, exp: Math.floor(state.observedAt / 1000) + VERDICT_JWS.lifetimeSeconds })
       .setProtectedHeader({ alg: VERDICT_JWS.alg, typ: VERDICT_JWS.typ, kid: state.signWith })
       .sign(keys.get(state.signWith)!.privateKey);
-    return Response.json({ url, ...verdict, observed_at, metadata: { price_usdc: "0.01" }, signature });
+    return Response.json({ url, ...verdict, reason_codes: state.reasonCodes, observed_at, metadata: { price_usdc: "0.01" }, signature });
   }) as typeof globalThis.fetch;
   await addKey("k1");
   return { state, fetch, addKey, unpublish: (kid: string) => published.delete(kid) };
@@ -89,6 +95,26 @@ describe("a verdict's expiry is judged at the agent's clock", () => {
     expect(await client.preflightTrial({ url: TARGET }).catch((e: unknown) => e)).toBeInstanceOf(VerdictExpiredError);
     svc.state.observedAt = Date.now();
     expect(await client.preflightTrial({ url: TARGET })).toMatchObject({ ok: true });
+  });
+});
+
+describe("the signature covers reason_codes (decision 0045)", () => {
+  it("refuses an answer whose reason_codes are not the signed ones: an addition cannot be slipped in or out", async () => {
+    const { svc, trial } = await setUp();
+    svc.state.reasonCodes = ["cloaking"];
+    expect(await trial()).toMatchObject({ code: "bad_signature", message: expect.stringMatching(/signs reason_codes \[\], the answer says \["cloaking"\]/) });
+    svc.state.signedReasonCodes = ["cloaking"];
+    expect(await trial()).toMatchObject({ reason_codes: ["cloaking"], warnings: [] });
+    svc.state.reasonCodes = [];
+    expect(await trial()).toMatchObject({ code: "bad_signature" });
+  });
+
+  it("still verifies a verdict signed before it (no reason_codes claim) while its reason_codes equal its warnings", async () => {
+    const { svc, trial } = await setUp();
+    svc.state.signedReasonCodes = "legacy";
+    expect(await trial()).toMatchObject({ ok: true, reason_codes: [] });
+    svc.state.reasonCodes = ["cloaking"];
+    expect(await trial()).toMatchObject({ code: "bad_signature" });
   });
 });
 

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, type JWTPayload } from "jose";
 import type { AnyRouteContract } from "@x402-lookout/contracts";
-import { SIGNED_ANSWER_FIELDS, VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
+import { SIGNED_ANSWER_FIELDS, signedValue, VERDICT_JWS, type VerdictClaims } from "@x402-lookout/contracts/verdict";
 import { VerdictExpiredError, VerdictKeysUnavailableError, VerdictSignatureError } from "./errors.js";
 import { KeysUnavailableError, type LookoutKeys } from "./jwks.js";
 
@@ -58,7 +58,7 @@ export function createVerdictVerifier(jwks: LookoutKeys, opts: { now?: () => num
     const claims = payload as unknown as VerdictClaims;
     const quote = v.quote as { requirement_digest?: string } | undefined;
     const stated: Array<[string, unknown, unknown]> = [
-      ...SIGNED_ANSWER_FIELDS.map((f): [string, unknown, unknown] => [f, claims[f], v[f]]),
+      ...SIGNED_ANSWER_FIELDS.map((f): [string, unknown, unknown] => [f, signedValue(claims, f), v[f]]),
       ["observed_at", claims.observed_at, expect.observedAt],
       ["requirement_digest", claims.requirement_digest, quote?.requirement_digest ?? null],
       ...(expect.url === undefined ? [] : [["url", claims.url, expect.url] as [string, unknown, unknown]]),

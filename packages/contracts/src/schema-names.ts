@@ -17,6 +17,8 @@ import { WatchCreatedSchema, WatchStatusSchema } from "./watch/schemas.js";
  */
 export const SCHEMA_NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
   [preflight.WarningCodeSchema, "WarningCode"],
+  [preflight.PreflightWarningCodeSchema, "PreflightWarningCode"],
+  [preflight.ReasonCodeSchema, "ReasonCode"],
   [preflight.RecommendedActionSchema, "RecommendedAction"],
   [preflight.ProxyMarkupSchema, "ProxyMarkup"],
   [preflight.MetadataSchema, "Metadata"],

@@ -2,7 +2,7 @@
 export const INSTRUCTIONS = `x402 Lookout checks x402 payment endpoints before you pay them: payments are final, and catalogs hold decoys, dead and zombie services, cloaked or switched quotes.
 
 Before paying an x402 URL, call preflight-trial (free; 10 calls per IP and 50 per target host per UTC day, then HTTP 429) or preflight (0.001 USDC) with {url}; add {method, paymentRequired} (the 402 you hold, body or PAYMENT-REQUIRED header) to have the exact quote checked too. The answer:
-- ok: false when a critical warning fires; warnings: the signal codes that fired (e.g. dead, zombie, decoy_price_extreme, price_switch, pay_to_mismatch).
+- ok: false when a critical code fires; reason_codes: every signal code that fired (e.g. dead, zombie, decoy_price_extreme, price_switch, pay_to_mismatch, cloaking); warnings: only the spec's codes among them, so decide on reason_codes.
 - recommended_action: pay (go ahead); skip (do not pay: a wallet-drain signal); use_alternatives (call alternatives for healthy substitutes); investigate (warnings or an unknown URL: read forensics or ask a human before paying).
 - risk_score 0..1; confidence 0..1 (below 0.4 the verdict is a hint only); signature: a JWS over the verdict, valid 5 minutes.
 Use preflight-batch for up to 50 URLs at once.

@@ -28,12 +28,12 @@ form.addEventListener("submit", async (event) => {
     const res = await fetch("/api/v1/preflight-trial", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url }) });
     const r = await res.json();
     if (!res.ok) return out.replaceChildren(box(true, el("p", r.message || "The check was refused (" + res.status + ").")));
-    const head = el("p"); head.append(el("strong", (!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning") + ": " + r.recommended_action), " · risk " + r.risk_score + " · confidence " + r.confidence);
+    const head = el("p"); head.append(el("strong", (!r.ok ? "Flagged" : r.reason_codes.length ? "Caveats" : "No warning") + ": " + r.recommended_action), " · risk " + r.risk_score + " · confidence " + r.confidence);
     const m = r.metadata.matched, as = m && m.by !== "exact" && "catalogued as " + m.method + " " + m.url;
     const meta = el("p", [url, r.metadata.service, r.metadata.price_usdc && r.metadata.price_usdc + " USDC", as].filter(Boolean).join(" · "), "muted");
     const list = el("ul");
-    for (const code of r.warnings) { const w = words[code] || { title: code, meaning: "" }; const li = el("li"); li.append(el("strong", w.title), " (", el("code", code), "): " + w.meaning); list.append(li); }
-    out.replaceChildren(box(!r.ok, head, meta, r.warnings.length ? list : el("p", "No warning fired.")));
+    for (const code of r.reason_codes) { const w = words[code] || { title: code, meaning: "" }; const li = el("li"); li.append(el("strong", w.title), " (", el("code", code), "): " + w.meaning); list.append(li); }
+    out.replaceChildren(box(!r.ok, head, meta, r.reason_codes.length ? list : el("p", "No warning fired.")));
   } catch { out.replaceChildren(box(true, el("p", "The check could not reach the service; try again."))); }
 });
 })();`;

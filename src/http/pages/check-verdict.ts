@@ -7,15 +7,15 @@ import type { Html } from "./layout.js";
 /** A warning code in plain words; a code the glossary does not know yet shows as itself. */
 export const glossaryOf = (code: string) => WARNING_GLOSSARY[code as WarningCode] ?? { title: code, meaning: "" };
 
-/** The free trial's answer for people: the action, the risk, and each warning explained (the same words the script uses in place). */
+/** The free trial's answer for people: the action, the risk, and each code that fired (reason_codes) explained, in the same words the script uses in place. */
 export function checkVerdict(url: string, r: SignedPreflightReport): Html {
   return html`<div class="check-answer ${r.ok ? "ok" : "bad"}">
-<p><strong>${!r.ok ? "Flagged" : r.warnings.length ? "Caveats" : "No warning"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
+<p><strong>${!r.ok ? "Flagged" : r.reason_codes.length ? "Caveats" : "No warning"}: ${r.recommended_action}</strong> · risk ${r.risk_score} · confidence ${r.confidence}</p>
 <p class="muted">${url}${r.metadata.service ? ` · ${r.metadata.service}` : ""}${r.metadata.price_usdc ? ` · ${r.metadata.price_usdc} USDC` : ""}${catalogued(r)}</p>
 ${
-  r.warnings.length === 0
+  r.reason_codes.length === 0
     ? html`<p>No warning fired.</p>`
-    : html`<ul>${r.warnings.map((code) => html`<li><strong>${glossaryOf(code).title}</strong> (<code>${code}</code>): ${glossaryOf(code).meaning}</li>`)}</ul>`
+    : html`<ul>${r.reason_codes.map((code) => html`<li><strong>${glossaryOf(code).title}</strong> (<code>${code}</code>): ${glossaryOf(code).meaning}</li>`)}</ul>`
 }
 </div>`;
 }

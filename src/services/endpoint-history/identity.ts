@@ -16,7 +16,7 @@ interface Row {
   price: string | null;
   is_active: boolean;
   first_seen_at: Date;
-  feed: { ok: boolean; action: string; warnings: string[] } | null;
+  feed: { ok: boolean; action: string; warnings: string[]; reason_codes?: string[] } | null;
   uptime_7d_pct: number | null;
 }
 
@@ -57,7 +57,8 @@ export async function identityOf(
       firstSeenAt: new Date(r.first_seen_at),
     },
     // A listing that left the catalog keeps its last entry (a tombstone outranks it): no current verdict.
-    verdict: r.is_active && feed ? { ok: feed.ok, action: feed.action, warnings: feed.warnings ?? [] } : null,
+    // The page explains every code that fired (reason_codes; an entry older than decision 0045 held them all in warnings).
+    verdict: r.is_active && feed ? { ok: feed.ok, action: feed.action, warnings: feed.reason_codes ?? feed.warnings ?? [] } : null,
     uptime7dPct: r.uptime_7d_pct === null ? null : Number(r.uptime_7d_pct),
   };
 }

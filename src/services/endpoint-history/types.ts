@@ -1,6 +1,6 @@
 /** One endpoint's public page data (issue 26, decision 0024): aggregates only, never a probe of the raw series. */
 
-/** The stored preflight view (signal_snapshots.feed): the one verdict every product shows. */
+/** The stored preflight view (signal_snapshots.feed): the one verdict every product shows; `warnings` holds every code that fired (its reason_codes). */
 export interface EndpointVerdict {
   ok: boolean;
   action: string;

@@ -8,6 +8,8 @@ export interface FeedEntry {
   ok: boolean;
   action: string;
   warnings: string[];
+  /** Every code of the preflight view (decision 0045); an entry stored before it has none, and its warnings held them all. */
+  reason_codes?: string[];
   pay_to: string | null;
   asset: string | null;
   network: string | null;
@@ -38,7 +40,14 @@ export function feedEntryOf(row: ListingRow, context: SignalContext | null, stor
         network: input.listedQuote?.network ?? null,
         amount: input.listedQuote?.amount ?? null,
       };
-  return { ok: view.ok, action: view.recommended_action, warnings: [...view.warnings], ...terms, price_usdc: usdcDecimal(currentPrice(row)) };
+  return {
+    ok: view.ok,
+    action: view.recommended_action,
+    warnings: [...view.warnings],
+    reason_codes: [...view.reason_codes],
+    ...terms,
+    price_usdc: usdcDecimal(currentPrice(row)),
+  };
 }
 
 /** Whether the stored entry still holds: the same entry, and no tombstone since it was numbered. */

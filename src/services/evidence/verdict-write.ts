@@ -74,11 +74,12 @@ type VerdictWrite = ReturnType<typeof verdictOf>;
 
 function verdictOf(row: StoredRow, context: SignalContext | null, now: Date) {
   const verdict = judge(signalInput(row, context), now);
-  const blacklist = blacklistReasons(verdict.warnings);
+  const blacklist = blacklistReasons(verdict.reason_codes);
   const delist = isGhost(row, now) && blacklist.length === 0 ? ["ghost_listing"] : blacklist;
   return {
     id: row.id,
-    warnings: verdict.warnings,
+    // The stored verdict keeps every code that fired (reason_codes); each product shows its view of them.
+    warnings: verdict.reason_codes,
     critical: !verdict.ok,
     blacklist,
     delist,

@@ -14,7 +14,7 @@ export const judge = (input: SignalInput, now: Date): Verdict => evaluate(input,
  * update's), else, for a listing not judged yet or an uncatalogued URL's live probe, judged now.
  */
 export const firedOf = (input: SignalInput, stored: StoredVerdict | null, now: Date): readonly string[] =>
-  stored && stored.risk_score !== null && stored.warnings ? stored.warnings : judge(input, now).warnings;
+  stored && stored.risk_score !== null && stored.warnings ? stored.warnings : judge(input, now).reason_codes;
 
 /** What a product shows of that verdict: preflight its codes, forensics all, the action from them. */
 export const viewOf = (fired: readonly string[], input: SignalInput, mode: Mode): Verdict => verdictFrom(fired, input.known, confidenceFor(input), mode);

@@ -56,7 +56,7 @@ const round = (n: number | null | undefined) => (n === null || n === undefined ?
 
 export function proxyMarkupDetail(s: Subject, verdict: Verdict) {
   const m = s.context?.markup;
-  if (!m || !verdict.warnings.includes("proxy_markup")) return undefined;
+  if (!m || !verdict.reason_codes.includes("proxy_markup")) return undefined;
   // The spec types these prices as numbers: rounded to 6 places, so none carries a float artefact.
   const observed = roundUsdc(s.input.priceUsdc);
   const reference = roundUsdc(m.reference_price_usdc);

@@ -31,7 +31,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
     hostChecks: host,
     input,
     // Nothing stored judges an uncatalogued URL: its live probe is judged now, by the same pipeline rule.
-    fired: judge(input, now).warnings,
+    fired: judge(input, now).reason_codes,
     matched: listed && { url: listed.url, method: listed.method, by: listed.matched_by },
   };
 }

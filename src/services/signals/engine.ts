@@ -12,6 +12,7 @@ import {
   WEIGHTS,
   type WarningCode,
 } from "./constants.js";
+import { isSpecWarning, type SpecWarningCode } from "@x402-lookout/contracts/codes";
 import { quoteRules } from "./quote-rules.js";
 import type { Rule, SignalInput } from "./signal-types.js";
 
@@ -21,7 +22,9 @@ export type RecommendedAction = "pay" | "skip" | "use_alternatives" | "investiga
 
 export interface Verdict {
   ok: boolean;
-  warnings: WarningCode[];
+  /** The spec's codes among reason_codes (/spec 2.1): what a client parsing its enumeration accepts. */
+  warnings: SpecWarningCode[];
+  /** Every code of the view that fired, additions included: what ok, risk and action come from. */
   reason_codes: WarningCode[];
   risk_score: number;
   confidence: number;
@@ -57,6 +60,11 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   high_concentration: (s) => s.concentrationPct !== null && s.concentrationPct >= T.highConcentrationPct,
   // A paid listing answered 2xx without a challenge in the last hour (decision 0037).
   unchallenged: (s) => (s.unchallenged1h ?? 0) > 0,
+  // The hour's answers are mostly a 400/422 refusing our input and none quoted: its offer is unseen (decision 0046).
+  needs_input: (s) => {
+    const n = s.needsInput1h ?? 0;
+    return n > 0 && (s.healthy1h ?? 0) === 0 && n >= T.needsInputMinShare * (s.probes1h + (s.unchallenged1h ?? 0) + n);
+  },
   ...quoteRules,
 };
 
@@ -70,9 +78,12 @@ export function confidenceOf(probes: number): number {
 
 export type Mode = "preflight" | "forensics";
 
-/** The probes behind a verdict: those of the last hour (unchallenged answers too); a live probe of an unknown URL is one. */
+/**
+ * The probes behind a verdict: the last hour's answers (unchallenged and needs_input ones too:
+ * decisions 0037, 0046); a live probe of an unknown URL is one.
+ */
 export const confidenceFor = (input: SignalInput) =>
-  confidenceOf(input.known ? input.probes1h + (input.unchallenged1h ?? 0) : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
+  confidenceOf(input.known ? input.probes1h + (input.unchallenged1h ?? 0) + (input.needsInput1h ?? 0) : Math.max(input.probes1h, input.lastProbeAt ? 1 : 0));
 
 /**
  * The verdict for one endpoint: pure, so the same input and clock give the same answer. Its one
@@ -89,18 +100,21 @@ export function evaluate(input: SignalInput, now: Date, mode: Mode = "preflight"
 }
 
 /**
- * A product's verdict from the codes that fired (a stored verdict's warnings): the mode's codes,
- * and ok, risk and action from them alone, so every product reading one stored verdict agrees.
- * A code this version does not know is kept and counts as a warning about the endpoint.
+ * A product's verdict from the codes that fired (a stored verdict's codes): the mode's codes in
+ * reason_codes, and ok, risk and action from them alone, so every product reading one stored
+ * verdict agrees. A code this version does not know is kept and counts as a warning about the
+ * endpoint. `warnings` shows only the spec's codes among them (decision 0045): additions, new
+ * ones included, speak in reason_codes only.
  */
 export function verdictFrom(fired: readonly string[], known: boolean, confidence: number, mode: Mode = "preflight"): Verdict {
   const shown = (c: string) => mode === "forensics" || !FORENSICS_ONLY.has(c);
-  const warnings = [...ALL_CODES.filter((c) => fired.includes(c)), ...fired.filter((c) => !ALL_CODES.includes(c as WarningCode))].filter(
+  const reason_codes = [...ALL_CODES.filter((c) => fired.includes(c)), ...fired.filter((c) => !ALL_CODES.includes(c as WarningCode))].filter(
     shown,
   ) as WarningCode[];
-  const ok = !warnings.some((w) => CRITICAL.has(w));
-  const risk_score = warnings.reduce((max, w) => Math.max(max, WEIGHTS[w] ?? 1), 0);
-  return { ok, warnings, reason_codes: [...warnings], risk_score, confidence, recommended_action: actionFor(warnings, ok, confidence, known) };
+  const warnings = reason_codes.filter((c) => isSpecWarning(c, mode));
+  const ok = !reason_codes.some((w) => CRITICAL.has(w));
+  const risk_score = reason_codes.reduce((max, w) => Math.max(max, WEIGHTS[w] ?? 1), 0);
+  return { ok, warnings, reason_codes, risk_score, confidence, recommended_action: actionFor(reason_codes, ok, confidence, known) };
 }
 
 function actionFor(warnings: readonly WarningCode[], ok: boolean, confidence: number, known: boolean): RecommendedAction {

@@ -22,14 +22,14 @@ describe("ok, risk and action agree for every combination of codes", () => {
         fc.constantFrom("preflight" as const, "forensics" as const),
         (fired, known, confidence, mode) => {
           const v = verdictFrom(fired, known, confidence, mode);
-          const critical = v.warnings.some((w) => CRITICAL.has(w));
+          const critical = v.reason_codes.some((w) => CRITICAL.has(w));
           expect(v.ok).toBe(!critical);
           if (v.recommended_action === "skip" || v.recommended_action === "use_alternatives") expect(v.ok).toBe(false);
           if (!v.ok) expect(v.recommended_action).not.toBe("pay");
           expect(v.risk_score === 1).toBe(critical);
-          if (v.warnings.length === 0) expect(v.risk_score).toBe(0);
-          if (v.recommended_action === "pay") expect(v.warnings.every((w) => INFORMATIONAL.has(w)) && v.ok && known).toBe(true);
-          if (v.warnings.some((w) => WALLET_DRAIN.has(w))) expect(v.recommended_action).toBe("skip");
+          if (v.reason_codes.length === 0) expect(v.risk_score).toBe(0);
+          if (v.recommended_action === "pay") expect(v.reason_codes.every((w) => INFORMATIONAL.has(w)) && v.ok && known).toBe(true);
+          if (v.reason_codes.some((w) => WALLET_DRAIN.has(w))) expect(v.recommended_action).toBe("skip");
         },
       ),
       { numRuns: 5000 },

@@ -57,7 +57,7 @@ export interface TrialCall {
 }
 
 /** The verdict an answer states: a cached answer is served only while the stored verdict still says the same. */
-const verdictOf = (r: PreflightReport) => JSON.stringify([r.ok, r.recommended_action, r.warnings]);
+const verdictOf = (r: PreflightReport) => JSON.stringify([r.ok, r.recommended_action, r.warnings, r.reason_codes]);
 
 /**
  * Counts trial calls against the caller's IP and the target host for their UTC day, in the

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isSpecWarning } from "@x402-lookout/contracts/codes";
 import { SNAPSHOT_LIMITS } from "@x402-lookout/contracts/snapshot/limits";
 import type { SnapshotClaims, VerdictDeltas, VerdictEntry, VerdictSnapshot } from "@x402-lookout/contracts/snapshot/schemas";
 import type { JwsSigner } from "../verdict-signing/index.js";
@@ -12,7 +13,9 @@ export function entryOf(row: FeedRow): VerdictEntry {
     method: row.method,
     ok: f.ok,
     action: f.action as VerdictEntry["action"],
-    warnings: f.warnings as VerdictEntry["warnings"],
+    // An entry stored before decision 0045 held every code in warnings: the next pass rewrites it.
+    warnings: (f.reason_codes ? f.warnings : f.warnings.filter((c) => isSpecWarning(c, "preflight"))) as VerdictEntry["warnings"],
+    reason_codes: (f.reason_codes ?? f.warnings) as VerdictEntry["reason_codes"],
     pay_to: f.pay_to,
     asset: f.asset,
     network: f.network,

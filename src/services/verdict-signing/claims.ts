@@ -5,6 +5,7 @@ export interface SignedFields {
   ok: boolean;
   recommended_action: VerdictClaims["recommended_action"];
   warnings: readonly string[];
+  reason_codes: readonly string[];
   risk_score: number;
 }
 
@@ -25,6 +26,8 @@ export function verdictClaims(
     ok: answer.ok,
     recommended_action: answer.recommended_action,
     warnings: [...answer.warnings],
+    // Signed since decision 0045: the additions (cloaking, price_switch...) speak only here.
+    reason_codes: [...answer.reason_codes],
     risk_score: answer.risk_score,
     observed_at: about.observedAt,
   };

@@ -23,11 +23,14 @@ export class PreflightBlockedError extends Error {
     readonly alternatives?: AlternativesAnswer,
   ) {
     super(
-      `payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.warnings.length ? ` (warnings: ${report.warnings.join(", ")})` : ""}`,
+      `payment to ${url} blocked by preflight: ${reasons.map((r) => (r === "action" ? `recommended_action ${report.recommended_action}` : r)).join(", ")}${report.reason_codes.length ? ` (reason_codes: ${report.reason_codes.join(", ")})` : ""}`,
     );
     this.name = "PreflightBlockedError";
   }
 }
+
+/** An entry's codes: reason_codes, or warnings in a snapshot kept from a service older than decision 0045 (they then held every code). */
+const codesOf = (entry: VerdictEntry): readonly string[] => (entry as Partial<VerdictEntry>).reason_codes ?? entry.warnings;
 
 /** The guard refused to let the agent pay `url` on its offline guard's signed snapshot: the entry that decided, the reasons and, if asked for, alternatives. */
 export class SnapshotBlockedError extends Error {
@@ -38,7 +41,7 @@ export class SnapshotBlockedError extends Error {
     readonly alternatives?: AlternativesAnswer,
   ) {
     super(
-      `payment to ${url} blocked by the signed snapshot (seq ${entry.seq}): ${reasons.map((r) => (r === "action" ? `recommended_action ${entry.action}` : r)).join(", ")}${entry.warnings.length ? ` (warnings: ${entry.warnings.join(", ")})` : ""}`,
+      `payment to ${url} blocked by the signed snapshot (seq ${entry.seq}): ${reasons.map((r) => (r === "action" ? `recommended_action ${entry.action}` : r)).join(", ")}${codesOf(entry).length ? ` (reason_codes: ${codesOf(entry).join(", ")})` : ""}`,
     );
     this.name = "SnapshotBlockedError";
   }

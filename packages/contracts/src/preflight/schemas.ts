@@ -1,10 +1,15 @@
 import { z } from "zod";
-import { ALL_CODES } from "../codes.js";
+import { ALL_CODES, SPEC_PREFLIGHT_CODES, SPEC_WARNING_CODES } from "../codes.js";
 import { dateTime, percent } from "../common.js";
 
 /** The preflight report, its batch element, and the forensics superset (/spec#preflight, #preflight-batch, #forensics). */
 
-export const WarningCodeSchema = z.enum(ALL_CODES as unknown as [string, ...string[]]);
+/** Every code a verdict can carry, the spec's and this service's additions (docs/signals.md): `reason_codes`. */
+export const ReasonCodeSchema = z.enum(ALL_CODES as unknown as [string, ...string[]]);
+/** The spec's closed enumeration (/spec 2.1), forensics' five included: a forensics answer's `warnings`. */
+export const WarningCodeSchema = z.enum(SPEC_WARNING_CODES as unknown as [string, ...string[]]);
+/** The spec's preflight warnings: `warnings` of preflight, the trial and batch elements. */
+export const PreflightWarningCodeSchema = z.enum(SPEC_PREFLIGHT_CODES);
 export const RecommendedActionSchema = z.enum(["pay", "skip", "use_alternatives", "investigate"]);
 /** Money as an exact decimal string: at most 6 places (USDC's decimals), no exponent, no sign. */
 export const DECIMAL_6 = /^\d+(\.\d{1,6})?$/;
@@ -81,7 +86,9 @@ export const QuoteCheckSchema = z.object({
     resource_url: TermCheckSchema,
     scheme: TermCheckSchema,
   }),
-  warnings: z.array(WarningCodeSchema).describe("the codes this quote adds to the verdict"),
+  warnings: z
+    .array(ReasonCodeSchema)
+    .describe("the codes this quote adds to the verdict (its reason_codes; mostly additions, so most are absent from its warnings)"),
 });
 
 /** Present only when the request carried paymentRequired. */
@@ -92,21 +99,24 @@ const signatureField = () =>
     .string()
     .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     .describe(
-      "compact JWS (EdDSA, typ lookout-verdict+jwt, kid in /.well-known/jwks.json) over url, method, requirement_digest, ok, recommended_action, warnings, risk_score and observed_at; expires 5 minutes after observed_at",
+      "compact JWS (EdDSA, typ lookout-verdict+jwt, kid in /.well-known/jwks.json) over url, method, requirement_digest, view, ok, recommended_action, warnings, reason_codes, risk_score and observed_at; expires 5 minutes after observed_at",
     );
 
-const verdictFields = {
-  ok: z.boolean().describe("true only when no critical warning fires"),
-  warnings: z.array(WarningCodeSchema),
+/** `warnings` speaks the spec's enumeration only; reason_codes holds every code, and ok, risk and action come from it (decision 0045). */
+const verdictFields = (warning: typeof WarningCodeSchema | typeof PreflightWarningCodeSchema) => ({
+  ok: z.boolean().describe("true only when no critical code fires (reason_codes)"),
+  warnings: z.array(warning).describe("the spec's codes (/spec 2.1) among reason_codes, in their order"),
   risk_score: z.number().min(0).max(1),
   confidence: z.number().min(0).max(1).describe("below 0.4 the verdict is a hint only"),
   recommended_action: RecommendedActionSchema,
-  reason_codes: z.array(WarningCodeSchema),
-};
+  reason_codes: z
+    .array(ReasonCodeSchema)
+    .describe("every code that fired, the spec's and this service's additions (docs/signals.md); ok, risk_score and recommended_action come from these"),
+});
 
 export const PreflightReportSchema = z
   .object({
-    ...verdictFields,
+    ...verdictFields(PreflightWarningCodeSchema),
     metadata: MetadataSchema,
     observed_at: dateTime(),
     evidence: EvidenceSchema,
@@ -117,7 +127,7 @@ export const PreflightReportSchema = z
 export const BatchElementSchema = z
   .object({
     url: z.string().describe("the input URL"),
-    ...verdictFields,
+    ...verdictFields(PreflightWarningCodeSchema),
     metadata: MetadataSchema.extend({ established: z.boolean(), has_free_trial: z.boolean() }),
     evidence: EvidenceSchema.omit({ proxy_markup: true, wildcard_402_detected: true }),
     quote: quoteField(),
@@ -146,7 +156,7 @@ const nInt = () => z.number().int().nullable();
 
 export const ForensicsReportSchema = z
   .object({
-    ...verdictFields,
+    ...verdictFields(WarningCodeSchema),
     metadata: MetadataSchema,
     observed_at: dateTime(),
     decoy_probability: z.number().min(0).max(1),

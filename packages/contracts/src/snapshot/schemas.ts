@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateTime } from "../common.js";
-import { RecommendedActionSchema, WarningCodeSchema } from "../preflight/schemas.js";
+import { PreflightWarningCodeSchema, ReasonCodeSchema, RecommendedActionSchema } from "../preflight/schemas.js";
 
 /** Spec addition: one catalogued endpoint's verdict and the terms it was judged on, as the offline guard keeps it. */
 export const VerdictEntrySchema = z.object({
@@ -8,7 +8,8 @@ export const VerdictEntrySchema = z.object({
   method: z.string(),
   ok: z.boolean(),
   action: RecommendedActionSchema.describe("the preflight recommended_action"),
-  warnings: z.array(WarningCodeSchema).describe("the preflight warnings"),
+  warnings: z.array(PreflightWarningCodeSchema).describe("the preflight warnings: the spec's codes among reason_codes"),
+  reason_codes: z.array(ReasonCodeSchema).describe("the preflight reason_codes: every code that fired, additions included (decision 0045)"),
   pay_to: z.string().nullable().describe("the payTo of the quote the listing is priced by (newest probe, else the catalog)"),
   asset: z.string().nullable(),
   network: z.string().nullable(),

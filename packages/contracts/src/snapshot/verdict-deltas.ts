@@ -9,7 +9,7 @@ export const VERDICT_DELTAS_EXAMPLE = {
   generated_at: "2026-11-20T12:01:00.000Z",
   expires_at: "2026-11-20T12:16:00.000Z",
   truncated: false,
-  changed: [{ ...DEAD, ok: true, action: "pay" as const, warnings: [], seq: 4217 }],
+  changed: [{ ...DEAD, ok: true, action: "pay" as const, warnings: [], reason_codes: [], seq: 4217 }],
   removed: [{ url: "https://premium.example/alpha", method: "POST", seq: 4220 }],
   signature: SIGNATURE,
 };

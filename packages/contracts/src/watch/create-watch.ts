@@ -30,7 +30,7 @@ export const createWatchContract = defineContract({
   title: "Watch an endpoint",
   summary: "Subscribes a webhook to signal changes of one endpoint: 30 days, 100 signed alerts, one 0.01 USDC payment.",
   description:
-    "After every probe cycle the alerter compares each subscribed signal (any preflight or forensics warning code; default " +
+    "After every probe cycle the alerter compares each subscribed signal (any code a verdict's reason_codes can carry: the spec's warnings and the additions of docs/signals.md; default " +
     DEFAULT_SIGNALS.join(", ") +
     ") with its last known state and sends one alert per change, fired or cleared, never one per probe. A signal that already fires when the watch starts is alerted once.\n\nAlerts are signed with HMAC-SHA256 keyed with the subscription secret, in the Standard Webhooks format (webhook-id, webhook-timestamp, webhook-signature): verify them with the secret (docs/webhooks.md) or with `new Webhook(signingSecret)` of the standardwebhooks library. They are retried with backoff for about 43 minutes and kept in a durable outbox, so a restart loses none.\n\nThe secret and signingSecret are shown once, here. The webhookUrl must be https without userinfo and must not resolve to a private, loopback, link-local, metadata or otherwise non-public address; this is checked now and again at every connection.",
   body: CreateWatchBody,

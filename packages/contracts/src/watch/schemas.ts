@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ALL_CODES } from "../codes.js";
 import { dateTime, httpUrlField } from "../common.js";
-import { WarningCodeSchema } from "../preflight/schemas.js";
+import { ReasonCodeSchema } from "../preflight/schemas.js";
 import { DEFAULT_SIGNALS, LEFT_CATALOG, MAX_SIGNALS } from "./limits.js";
 import { webhookUrlSyntaxProblem } from "./webhook-url.js";
 
@@ -44,7 +44,7 @@ export const WatchCreatedSchema = z.object({
     ),
   url: z.string(),
   webhookUrl: z.string(),
-  signals: z.array(WarningCodeSchema),
+  signals: z.array(ReasonCodeSchema),
   createdAt: dateTime(),
   expiresAt: dateTime().describe("30 days after creation"),
   alertsRemaining: z.number().int().describe("100 at creation; one is spent per alert"),
@@ -67,7 +67,7 @@ export const WatchStatusSchema = z.object({
   state: z.enum(["active", "expired", "unsubscribed"]),
   url: z.string(),
   webhookUrl: z.string(),
-  signals: z.array(WarningCodeSchema),
+  signals: z.array(ReasonCodeSchema),
   createdAt: dateTime(),
   expiresAt: dateTime(),
   unsubscribedAt: dateTime().nullable(),
@@ -75,7 +75,7 @@ export const WatchStatusSchema = z.object({
   signalStates: z
     .array(
       z.object({
-        signal: WarningCodeSchema,
+        signal: ReasonCodeSchema,
         state: z
           .enum(["fired", "cleared", "unknown"])
           .describe(
@@ -97,7 +97,7 @@ export const WatchStatusSchema = z.object({
     .array(
       z.object({
         webhookId: z.string().uuid().describe("the webhook-id header of every attempt"),
-        signal: z.union([WarningCodeSchema, z.literal(LEFT_CATALOG)]).describe("a subscribed warning code, or left_catalog"),
+        signal: z.union([ReasonCodeSchema, z.literal(LEFT_CATALOG)]).describe("a subscribed warning code, or left_catalog"),
         state: z.enum(["fired", "cleared"]),
         status: z.enum(["pending", "delivered", "failed", "skipped_quota_exceeded"]),
         attempts: z.number().int(),
