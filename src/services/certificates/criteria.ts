@@ -78,7 +78,8 @@ const CHECKS: readonly Check[] = [
   },
   {
     id: "no_critical_warning",
-    description: "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead)",
+    // Named from the set the verdict reads, so the text cannot fall behind it (decision 0035 grew it).
+    description: `no critical warning (${[...CRITICAL].join(", ")})`,
     required: "none",
     read: (e) => {
       const critical = e.warnings.filter((w) => CRITICAL.has(w as WarningCode));

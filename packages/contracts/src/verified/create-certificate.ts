@@ -21,7 +21,8 @@ export const CRITERIA_EXAMPLE: CriterionReport[] = [
   { id: "uptime_7d", description: "7-day uptime of at least 95%", required: ">= 95%", met: true, observed: 99.6, failing: [], failing_count: 0 },
   {
     id: "no_critical_warning",
-    description: "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead)",
+    description:
+      "no critical warning (dead, zombie, decoy_price_extreme, never_paid_zombie, dead_7d, mostly_dead, pay_to_mismatch, asset_not_usdc, network_mismatch, cloaking, malformed_quote, suspicious_high_price, price_switch)",
     required: "none",
     met: true,
     observed: "none",
