@@ -172,10 +172,10 @@ export interface ListingsTable {
 
 /**
  * healthy and error are the probes uptime judges; blocked (the SSRF guard refused the target, no
- * request sent) and unchallenged (a paid listing answered 2xx without a challenge) are counted
- * apart from uptime (decision 0037).
+ * request sent), unchallenged (a paid listing answered 2xx without a challenge, decision 0037)
+ * and needs_input (a 400 or 422 without a challenge, decision 0046) are counted apart from uptime.
  */
-export type ProbeOutcome = "healthy" | "error" | "blocked" | "unchallenged";
+export type ProbeOutcome = "healthy" | "error" | "blocked" | "unchallenged" | "needs_input";
 
 export interface ProbesTable {
   listing_id: number;
@@ -289,6 +289,8 @@ export interface SignalSnapshotsTable {
   fail_streak: Generated<number>;
   /** Probes of the last hour a paid listing answered 2xx without a challenge (0025). */
   unchallenged_1h: Generated<number>;
+  /** Probes of the last hour answered 400 or 422 without a challenge: the endpoint wants input (0027). */
+  needs_input_1h: Generated<number>;
   /** The newest probe the SSRF guard refused (0025); readiness counts those newer than last_probe_at. */
   last_refused_at: NullableTimestamp;
   blacklist_reasons: TextArray;

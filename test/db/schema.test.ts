@@ -314,6 +314,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     last_status_code: "number null",
     fail_streak: "number not null",
     unchallenged_1h: "number not null",
+    needs_input_1h: "number not null",
     last_refused_at: "timestamptz null",
     blacklist_reasons: "array not null",
     delist_reasons: "array not null",

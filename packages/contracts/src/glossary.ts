@@ -38,6 +38,11 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
     title: "Asks no payment",
     meaning: "A paid listing answered 200 without an x402 challenge in the last hour: it charges nothing now, or it is misconfigured.",
   },
+  needs_input: {
+    title: "Needs input",
+    meaning:
+      "In the last hour the endpoint mostly answered 400 or 422 without an x402 challenge to the input its listing declares, and never quoted: it is up, but its price is unseen.",
+  },
   dead_7d: { title: "Dead all week", meaning: "Catalogued at least 7 days, at least 20 probes in them and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },
   slow_p99: { title: "Slow tail", meaning: "The 99th percentile latency over 7 days is 5 seconds or more." },

@@ -43,8 +43,8 @@ const ON_CONFLICT = {
 
 /**
  * The one hourly rollup: `probes` (rows shaped as `probes`) into probe_hourly, one statement.
- * Only the probes uptime judges (healthy, error) are rolled: blocked and unchallenged ones count
- * in no bucket (decision 0037). The histogram is binned by latency_bin(), the SQL twin of binOf().
+ * Only the probes uptime judges (healthy, error) are rolled: blocked, unchallenged (decision
+ * 0037) and needs_input (0046) ones count in no bucket. The histogram is binned by latency_bin(), the SQL twin of binOf().
  */
 export const rollupStatement = (probes: RawBuilder<unknown>, merge: Merge) => sql`
   with p as (

@@ -19,8 +19,8 @@ const iso = (d: Date) => d.toISOString();
  * `detail` is merged key by key, so its other keys survive. detail.quote is the listing's quote
  * evidence (quotes/observed.ts), read in one statement before. Counts, latencies, the last
  * probe and the fail streak judge probes that reached the endpoint (decision 0037): a blocked one
- * (the SSRF guard refused it) only moves last_refused_at; an unchallenged one counts in
- * unchallenged_1h and is the last probe, but it is neither healthy nor a failure.
+ * (the SSRF guard refused it) only moves last_refused_at; an unchallenged one (unchallenged_1h)
+ * or a needs_input one (needs_input_1h, decision 0046) is the last probe, but neither healthy nor a failure.
  */
 export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<number> {
   if (listingIds.length === 0) return 0;
@@ -44,6 +44,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
              (count(*) filter (where outcome in ('healthy', 'error')))::int as probes_1h,
              (count(*) filter (where outcome = 'healthy'))::int as healthy_1h,
              (count(*) filter (where outcome = 'unchallenged'))::int as unchallenged_1h,
+             (count(*) filter (where outcome = 'needs_input'))::int as needs_input_1h,
              round(avg(latency_ms) filter (where outcome in ('healthy', 'error')))::int as avg_latency_1h_ms
       from probes
       where listing_id = any(${ids}) and probed_at > ${t1h}::timestamptz and probed_at <= ${at}::timestamptz
@@ -60,7 +61,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       group by listing_id
     ),
     -- The run of failed probes up to the latest, read from the newest few (an index range each);
-    -- any answer ends it (an unchallenged 2xx too), refused probes are skipped.
+    -- any answer ends it (an unchallenged 2xx and a needs_input 400/422 too), refused probes are skipped.
     streak as (
       select ids.listing_id,
              coalesce(array_position(t.failed, false) - 1, cardinality(t.failed), 0)::int as fail_streak
@@ -113,7 +114,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       listing_id, computed_at, probes_30m, healthy_30m, errors_30m, probes_1h, healthy_1h, probes_7d, healthy_7d,
       uptime_1h_pct, uptime_48h_pct, uptime_7d_pct, avg_latency_1h_ms,
       p50_latency_7d_ms, p90_latency_7d_ms, p99_latency_7d_ms, max_latency_7d_ms,
-      last_probe_at, last_outcome, last_status_code, fail_streak, unchallenged_1h, last_refused_at, detail
+      last_probe_at, last_outcome, last_status_code, fail_streak, unchallenged_1h, needs_input_1h, last_refused_at, detail
     )
     select ids.listing_id, ${at}::timestamptz,
            coalesce(r.probes_30m, 0), coalesce(r.healthy_30m, 0), coalesce(r.errors_30m, 0),
@@ -125,7 +126,8 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
            r.avg_latency_1h_ms,
            (${BIN_VALUES}::int[])[k.b50 + 1], (${BIN_VALUES}::int[])[k.b90 + 1], (${BIN_VALUES}::int[])[k.b99 + 1],
            h.max_latency_7d_ms,
-           lp.probed_at, lp.outcome, lp.status_code, coalesce(st.fail_streak, 0), coalesce(r.unchallenged_1h, 0), rf.refused_at,
+           lp.probed_at, lp.outcome, lp.status_code, coalesce(st.fail_streak, 0), coalesce(r.unchallenged_1h, 0),
+           coalesce(r.needs_input_1h, 0), rf.refused_at,
            case when pr.listing_id is null then '{}'::jsonb
                 else jsonb_build_object('last_price_usdc', pr.price_usdc::text, 'last_challenge_version', pr.challenge_version,
                                         'last_price_at', to_char(pr.probed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end
@@ -156,6 +158,7 @@ export async function upsertEvidence(db: Kysely<Database>, listingIds: readonly 
       last_status_code = case when excluded.last_probe_at is null then signal_snapshots.last_status_code else excluded.last_status_code end,
       fail_streak = case when excluded.last_probe_at is null then signal_snapshots.fail_streak else excluded.fail_streak end,
       unchallenged_1h = excluded.unchallenged_1h,
+      needs_input_1h = excluded.needs_input_1h,
       last_refused_at = coalesce(excluded.last_refused_at, signal_snapshots.last_refused_at),
       detail = signal_snapshots.detail || excluded.detail`.execute(db);
   return Number(result.numAffectedRows ?? 0n);

@@ -5,10 +5,17 @@ import { nextProbeAt } from "./confirm.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import { declaredBody } from "./probe-body.js";
+import { declaredQuery } from "./probe-query.js";
 import { probeHistories } from "./probe-history.js";
 import { type ProbeRecord, probesInsert, quoteDigests, rollupListings } from "../evidence/index.js";
 import { probeSightings, recordQuotes } from "../quotes/index.js";
 import type { ProbeStrategy } from "./types.js";
+
+/**
+ * The input a catalog item declares (decision 0046): the v2 Bazaar extension's, else a v1
+ * item's top-level inputSchema (as PayAI lists it) or its first accepts entry's outputSchema.input.
+ */
+const DECLARED_INPUT = sql`coalesce(l.raw #> '{extensions,bazaar,info,input}', l.raw -> 'inputSchema', l.raw #> '{accepts,0,outputSchema,input}')`;
 
 /** Active listings as leased jobs: due at their next probe slot. */
 const LISTINGS: LeaseTable<"listings"> = { table: "listings", key: "id", keyType: "bigint", due: "next_probe_at", expired: "<" };
@@ -70,7 +77,7 @@ export function endpointStrategy(
         set: (until) => [sql`next_probe_at = ${until}`],
         returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset,
             (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile,
-            l.raw #> '{extensions,bazaar,info,input}' as declared_input,
+            ${DECLARED_INPUT} as declared_input,
             (coalesce(l.price_atomic, 0) > 0 or coalesce(l.price_usdc, 0) > 0) as paid`,
       });
       return rows.map((r) => ({
@@ -82,6 +89,7 @@ export function endpointStrategy(
         asset: r.asset,
         previousProfile: r.previous_profile,
         inputExample: declaredBody(r.declared_input),
+        inputQuery: declaredQuery(r.declared_input),
         paid: r.paid === true,
       }));
     },
@@ -120,7 +128,7 @@ export function endpointStrategy(
         now,
       ),
 
-    // A refused target is a configuration matter and a 2xx without a challenge an answer: neither is an error.
+    // A refused target is a configuration matter; a 2xx without a challenge and a 400/422 refusing our input are answers: none is an error.
     isError: (result) => result.outcome === "error",
     listingIdOf: (job) => job.listingId,
   };

@@ -15,7 +15,7 @@ export interface AttemptPlan {
 export interface Attempts {
   result: ProbeRecord;
   method: string;
-  /** Failed attempts in a row up to the last: each refusal, network error or 5xx counts; a time-out or a final other answer is one. */
+  /** Failed attempts in a row up to the last: each refusal, network error or 5xx counts; a time-out or a final other answer is one; 0 for a needs_input answer. */
   failedInARow: number;
 }
 
@@ -37,10 +37,13 @@ function timeoutFor(left: number, keepRetry: boolean): number | null {
 /**
  * Sends requests until one is healthy: another answer (4xx, 3xx, a 402 without a readable
  * challenge) moves to the next method; a network error or 5xx is retried once with the same
- * method, so two in a row make the URL dead. Null when the host's budget allowed no request.
+ * method, so two in a row make the URL dead. Without a healthy answer, a method answered 400/422
+ * (needs_input: the endpoint is up and wants input, decision 0046) is the result, whatever the
+ * other methods did. Null when the host's budget allowed no request.
  */
 export async function runAttempts(plan: AttemptPlan): Promise<Attempts | null> {
   let last: Attempts | null = null;
+  let asked: Attempts | null = null;
   let retried = false;
   let run = 0;
   for (let i = 0; i < plan.methods.length;) {
@@ -49,11 +52,12 @@ export async function runAttempts(plan: AttemptPlan): Promise<Attempts | null> {
     const method = plan.methods[i]!;
     const result = await plan.send(method, timeoutMs);
     run = deadEvidence(result) ? run + 1 : 0;
-    last = { result, method, failedInARow: result.outcome === "healthy" ? 0 : Math.max(run, 1) };
-    if (result.outcome === "healthy") break;
+    last = { result, method, failedInARow: result.outcome === "healthy" || result.outcome === "needs_input" ? 0 : Math.max(run, 1) };
+    if (result.outcome === "healthy") return last;
+    if (result.outcome === "needs_input") asked ??= last;
     if (!unreachable(result)) i++;
     else if (retried) break;
     else retried = true;
   }
-  return last;
+  return asked ?? last;
 }

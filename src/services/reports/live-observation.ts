@@ -9,8 +9,8 @@ import type { Attempts } from "./live-attempts.js";
 export interface LiveObservation extends Pick<ProbeRecord, "statusCode" | "errorKind" | "latencyMs" | "priceUsdc" | "challengeVersion" | "quote"> {
   /** The record's probedAt, as the cached JSON holds it. */
   probedAt: string;
-  /** A refused customer URL is a failure here (no blocked, no unchallenged: see observationOf). */
-  outcome: "healthy" | "error";
+  /** A refused customer URL is a failure here (no blocked, no unchallenged: see observationOf); a 400/422 without a challenge is needs_input (decision 0046). */
+  outcome: "healthy" | "error" | "needs_input";
   // method, challengeVersion, failedAttempts (issue 23) and quote (issue 24) came later: rows cached before read with readObservation's defaults.
   /** The method of the last request. */
   method: string | null;
@@ -37,7 +37,7 @@ export function observationOf({ result: r, method, failedInARow }: Attempts, now
   return {
     probedAt: now.toISOString(),
     // A live probe carries no listing price (never unchallenged); a refused customer URL stays a failure, as before decision 0037.
-    outcome: r.outcome === "healthy" ? "healthy" : "error",
+    outcome: r.outcome === "healthy" || r.outcome === "needs_input" ? r.outcome : "error",
     statusCode: r.statusCode,
     errorKind: r.errorKind,
     latencyMs: r.latencyMs,

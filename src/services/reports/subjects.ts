@@ -38,14 +38,19 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
 
 function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalInput {
   const healthy = obs?.outcome === "healthy" ? 1 : 0;
+  // A 400/422 refusing our input is an answer, judged apart from uptime as the prober's are (decision 0046).
+  const needsInput = obs?.outcome === "needs_input" ? 1 : 0;
+  const judged = obs && !needsInput ? 1 : 0;
   return {
     known: false,
     priceUsdc: obs?.priceUsdc ? Number(obs.priceUsdc) : null,
-    probes30m: obs ? 1 : 0,
+    probes30m: judged,
     healthy30m: healthy,
     // The live probe's attempts: two network errors or 5xx in a row make an unknown URL dead.
     failStreak: obs?.failedAttempts ?? 0,
-    probes1h: obs ? 1 : 0,
+    probes1h: judged,
+    healthy1h: healthy,
+    needsInput1h: needsInput,
     avgLatency1hMs: obs?.latencyMs ?? null,
     lastProbeAt: obs ? new Date(obs.probedAt) : null,
     probes7d: 0,

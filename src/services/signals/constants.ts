@@ -40,6 +40,11 @@ export const THRESHOLDS = {
   /** price_switch: the newest price is at least this many times the lowest seen in the window before it. */
   priceSwitchRatio: 2,
   priceSwitchWindowMs: DAY,
+  /**
+   * needs_input: at least this share of the last hour's answered probes (healthy, error,
+   * unchallenged, needs_input) were a 400 or 422 without a challenge, and none was healthy (decision 0046).
+   */
+  needsInputMinShare: 0.5,
 } as const;
 
 /** Warnings that make ok=false. */
@@ -106,6 +111,8 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   slow: 0.3,
   // A paid listing that asks no payment: misconfigured or no longer the listed offer (decision 0037).
   unchallenged: 0.5,
+  // The endpoint answers but refuses the input we know to send, so its offer is unseen: what unknown_endpoint weighs (decision 0046).
+  needs_input: 0.4,
   new_provider: 0.2,
   high_concentration: 0.1,
   source_disagrees: 0.1,

@@ -95,6 +95,7 @@ const reportColumns = [
   "s.last_status_code",
   "s.fail_streak",
   "s.unchallenged_1h",
+  "s.needs_input_1h",
   "s.detail",
   // The stored verdict every product reads (signals/verdict.ts).
   "s.warnings",

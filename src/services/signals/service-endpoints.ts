@@ -5,7 +5,7 @@ import type { ListingRow } from "./listing-row.js";
 export interface ServiceEndpoints {
   /** Distinct active endpoints (normalised URLs) of the service. */
   endpoints: number;
-  /** Endpoints with at least zombieMinProbesPerEndpoint probes in the window, none healthy. */
+  /** Endpoints with at least zombieMinProbesPerEndpoint probes in the window, none healthy and none needs_input. */
   failed: number;
   /** Endpoints with at least one healthy probe in the window: the service is not a zombie. */
   healthy: number;
@@ -17,12 +17,14 @@ export interface ServiceEndpoints {
  * Listings sharing a normalised URL are one endpoint and pool their probes.
  */
 export function serviceEndpoints(rows: readonly ListingRow[]): Map<string, ServiceEndpoints> {
-  const byService = new Map<string, Map<string, { probes: number; healthy: number }>>();
+  type Tally = { probes: number; healthy: number; needsInput: number };
+  const byService = new Map<string, Map<string, Tally>>();
   for (const r of rows) {
-    const endpoints = byService.get(r.service_id) ?? new Map<string, { probes: number; healthy: number }>();
-    const e = endpoints.get(r.url_normalized) ?? { probes: 0, healthy: 0 };
+    const endpoints = byService.get(r.service_id) ?? new Map<string, Tally>();
+    const e = endpoints.get(r.url_normalized) ?? { probes: 0, healthy: 0, needsInput: 0 };
     e.probes += r.probes_1h ?? 0;
     e.healthy += r.healthy_1h ?? 0;
+    e.needsInput += r.needs_input_1h ?? 0;
     endpoints.set(r.url_normalized, e);
     byService.set(r.service_id, endpoints);
   }
@@ -31,7 +33,8 @@ export function serviceEndpoints(rows: readonly ListingRow[]): Map<string, Servi
     const all = [...endpoints.values()];
     out.set(service, {
       endpoints: all.length,
-      failed: all.filter((e) => e.probes >= T.zombieMinProbesPerEndpoint && e.healthy === 0).length,
+      // An endpoint that answered 400/422 to our input in the window is up, whatever else failed (decision 0046).
+      failed: all.filter((e) => e.probes >= T.zombieMinProbesPerEndpoint && e.healthy === 0 && e.needsInput === 0).length,
       healthy: all.filter((e) => e.healthy > 0).length,
     });
   }

@@ -21,6 +21,8 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     failStreak: row.fail_streak ?? 0,
     probes1h,
     unchallenged1h: row.unchallenged_1h ?? 0,
+    needsInput1h: row.needs_input_1h ?? 0,
+    healthy1h: row.healthy_1h ?? 0,
     avgLatency1hMs: row.avg_latency_1h_ms,
     lastProbeAt: row.last_probe_at,
     probes7d: row.probes_7d ?? 0,

@@ -12,6 +12,10 @@ export interface SignalInput {
   probes1h: number;
   /** Probes of the last hour a paid listing answered 2xx without a challenge (not in probes1h); absent: none. */
   unchallenged1h?: number;
+  /** Probes of the last hour answered 400 or 422 without a challenge (not in probes1h; decision 0046); absent: none. */
+  needsInput1h?: number;
+  /** Healthy probes of the last hour (of probes1h); absent: none. */
+  healthy1h?: number;
   avgLatency1hMs: number | null;
   lastProbeAt: Date | null;
   probes7d: number;

@@ -45,10 +45,14 @@ const lineSchema = z
 
 /**
  * healthy = a 402 challenge or a 2xx (signals.md); a target the SSRF guard refused is `blocked`,
- * as the prober stores it (decision 0037); everything else is an error.
+ * as the prober stores it (decision 0037); a 400 or 422 is `needs_input` (decision 0046; the line
+ * carries no challenge, and a prober's 400 with one is rare enough to read alike); everything else is an error.
  */
-export const outcomeOfStatus = (status: number | null, networkError: string | null = null): ProbeOutcome =>
-  status !== null && (status === 402 || (status >= 200 && status <= 299)) ? "healthy" : networkError === "ssrf_blocked" ? "blocked" : "error";
+export function outcomeOfStatus(status: number | null, networkError: string | null = null): ProbeOutcome {
+  if (status !== null && (status === 402 || (status >= 200 && status <= 299))) return "healthy";
+  if (status === 400 || status === 422) return "needs_input";
+  return networkError === "ssrf_blocked" ? "blocked" : "error";
+}
 
 /** A parsed line, or the reason it is bad (without the line number). */
 export function parseProbeLine(text: string, now: Date): { ok: true; line: ProbeLine } | { ok: false; reason: string } {
