@@ -66,7 +66,8 @@ export const COLUMNS: readonly Column[] = [
   {
     name: "last_outcome",
     type: "string",
-    description: "healthy, error or unchallenged (a paid listing's 2xx without a challenge): the latest probe that reached the endpoint",
+    description:
+      "healthy, error, unchallenged (a paid listing's 2xx without a challenge) or needs_input (a 400 or 422 without a challenge): the latest probe that reached the endpoint",
     value: (r) => r.last_outcome,
   },
   {
