@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("the demo fleet through the whole pipeline", () => {
-  it("gives every demo endpoint the warnings its behaviour implies", async () => {
+  it("gives every demo endpoint the codes its behaviour implies (reason_codes: additions included)", async () => {
     const mismatches: string[] = [];
     for (const e of fleet.endpoints) {
       if (e.kind === "flapping") continue; // its phase depends on the wall clock
@@ -39,7 +39,7 @@ describe("the demo fleet through the whole pipeline", () => {
       const want = shownAfterAnHour(e.expected.warnings).sort();
       // A cloaked quote's price codes follow the profile of its newest probe (expectations.ts).
       const allowed = new Set([...want, ...(e.expected.mayAlso ?? [])]);
-      const got = [...report.warnings].sort();
+      const got = [...report.reason_codes].sort();
       if (!want.every((w) => got.includes(w)) || !got.every((w) => allowed.has(w))) mismatches.push(`${e.kind} ${e.url}: want [${want}] got [${got}]`);
     }
     expect(mismatches).toEqual([]);

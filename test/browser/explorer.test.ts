@@ -48,7 +48,8 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
         .where("l.url", "=", endpoint.url)
         .where("l.method", "=", endpoint.method)
         .executeTakeFirstOrThrow();
-      target[name] = { endpoint, id: Number(row.id), warnings: (row.feed as { warnings: string[] }).warnings };
+      // The pages explain every code that fired: the entry's reason_codes (decision 0045).
+      target[name] = { endpoint, id: Number(row.id), warnings: (row.feed as { reason_codes: string[] }).reason_codes };
     }
     browser = await launch();
     for (const width of WIDTHS) contexts[width] = await contextOf(browser, width);

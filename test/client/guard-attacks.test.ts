@@ -94,13 +94,13 @@ describe("one amount, one reading", () => {
       paymentRequired: challenge("/timeout-text", routes.get("/timeout-text")!) as never,
     });
     expect(r).toMatchObject({ ok: false, recommended_action: "skip", quote: { terms: { amount: { value: "1000" } } } });
-    expect(r.warnings).toContain("malformed_quote");
+    expect(r.reason_codes).toContain("malformed_quote");
   });
 
   it("the service reads the same 402 as malformed_quote: ok false, skip", async () => {
     const header = challenge("/padded", routes.get("/padded")!);
     const r = await lookout.preflight({ url: `${merchant.url}/padded`, paymentRequired: header as never });
-    expect(r.warnings).toContain("malformed_quote");
+    expect(r.reason_codes).toContain("malformed_quote");
     expect(r).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 });

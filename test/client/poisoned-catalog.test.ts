@@ -59,9 +59,9 @@ describe("a poisoned second catalog", () => {
     expect(listing.pay_to?.toLowerCase()).toBe(honest.payTo.toLowerCase());
 
     const report = await lookout.preflight({ url: honest.url, method: honest.method });
-    expect(report.warnings).toContain("source_disagrees");
-    expect(report.warnings).not.toContain("pay_to_mismatch");
-    expect(report.warnings).not.toContain("pay_to_changed");
+    expect(report.reason_codes).toContain("source_disagrees");
+    expect(report.reason_codes).not.toContain("pay_to_mismatch");
+    expect(report.reason_codes).not.toContain("pay_to_changed");
     expect(report).toMatchObject({ ok: true, recommended_action: "pay" });
 
     const snapshot = await svc.ctx.services.verdictFeed.snapshot();
@@ -81,7 +81,7 @@ describe("a poisoned second catalog", () => {
       { url: honest.url, stage: "quote", decision: "allow" },
       { url: honest.url, stage: "quote", decision: "allow" },
     ]);
-    for (const d of agent.decisions) expect(d.report!.warnings).toEqual(expect.arrayContaining(["source_disagrees"]));
+    for (const d of agent.decisions) expect(d.report!.reason_codes).toEqual(expect.arrayContaining(["source_disagrees"]));
     expect(before - (await svc.balanceOf(svc.payer(AGENT)))).toBe(2n * BigInt(honest.amount));
   });
 });

@@ -308,7 +308,7 @@ describe("lookoutPolicy on an agent's own x402Client, paying the demo fleet on t
     const err = (await blocked.pay(switched.url).catch((e: unknown) => e)) as Error;
     expect(err.message).toMatch(/^Failed to create payment payload: Payment creation aborted: x402 Lookout: payment to .* blocked by preflight: /);
     expect(blocked.decisions).toMatchObject([{ url: switched.url, stage: "quote", decision: "block", cached: false }]);
-    expect(blocked.decisions[0]!.report!.warnings).toContain("pay_to_mismatch");
+    expect(blocked.decisions[0]!.report!.reason_codes).toContain("pay_to_mismatch");
     expect(blocked.decisions[0]!.signature).toBe(blocked.decisions[0]!.report!.signature);
     expect(await svc.balanceOf(svc.payer(AGENT))).toBe(before);
 

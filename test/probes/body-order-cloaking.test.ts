@@ -125,7 +125,7 @@ describe("cloakers of the body and the header order, probed by the real prober",
     const worn = await probe(await list("/body"), bodyless);
     expect(bodyless(worn)).toBe(true);
     const r = await preflight("/body");
-    expect(r.warnings).toContain("cloaking");
+    expect(r.reason_codes).toContain("cloaking");
     expect(r).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 
@@ -133,14 +133,14 @@ describe("cloakers of the body and the header order, probed by the real prober",
     const worn = await probe(await list("/order"), (w) => between(w, ["httpx"]));
     expect(between(worn, ["httpx"])).toBe(true);
     const r = await preflight("/order");
-    expect(r.warnings).toContain("cloaking");
+    expect(r.reason_codes).toContain("cloaking");
     expect(r.ok).toBe(false);
   });
 
   it("a quote cheap only for the catalog's own input example reads cloaking: only the default sends it", async () => {
     await probe(await list("/example", { type: "http", method: "POST", bodyType: "json", body: EXAMPLE }), atLeast(6));
     const r = await preflight("/example");
-    expect(r.warnings).toContain("cloaking");
+    expect(r.reason_codes).toContain("cloaking");
     expect(r.ok).toBe(false);
   });
 
@@ -148,7 +148,7 @@ describe("cloakers of the body and the header order, probed by the real prober",
     const worn = await probe(await list("/honest", { type: "http", method: "POST", bodyType: "json", body: EXAMPLE }), (w) => new Set(w).size >= 3);
     expect(new Set(worn).size).toBeGreaterThanOrEqual(3);
     const r = await preflight("/honest");
-    expect(r.warnings).not.toContain("cloaking");
+    expect(r.reason_codes).not.toContain("cloaking");
     expect(r).toMatchObject({ ok: true, recommended_action: "pay" });
   });
 });
@@ -170,9 +170,11 @@ describe("a guarded agent and the body cloaker", () => {
     const err = (await pay(`${merchant.url}/agent-body`, init).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(decisions).toMatchObject([{ stage: "quote", decision: "block", reasons: ["not_ok", "action"] }]);
-    const warnings = decisions[0]!.report!.warnings;
-    expect(warnings).toContain("cloaking");
-    expect(warnings.filter((w) => !["cloaking", "price_mismatch"].includes(w))).toEqual([]);
+    const codes = decisions[0]!.report!.reason_codes;
+    expect(codes).toContain("cloaking");
+    expect(codes.filter((w) => !["cloaking", "price_mismatch"].includes(w))).toEqual([]);
+    // Both are additions: the spec's warnings say nothing, reason_codes and the action say skip.
+    expect(decisions[0]!.report!.warnings).toEqual([]);
     expect(signed).not.toContain("/agent-body");
     expect(await svc.balanceOf(svc.payer(AGENT))).toBe(before);
   });

@@ -74,7 +74,7 @@ describe("time to truth at the default cadence (decision 0014)", () => {
         expect(stored.warnings).toContain("dead");
         break;
       }
-      expect(report.warnings).toContain("failing");
+      expect(report.reason_codes).toContain("failing");
       const at = await probeNext(id!);
       expect(at.getTime() - first.getTime()).toBeLessThanOrEqual(3 * MINUTE);
     }
@@ -101,7 +101,7 @@ describe("time to truth at the default cadence (decision 0014)", () => {
 
     up.set("/flips", false);
     const firstFailed = await probeNext(id!);
-    expect((await verdicts(url)).report).toMatchObject({ ok: true, recommended_action: "investigate", warnings: ["failing"] });
+    expect((await verdicts(url)).report).toMatchObject({ ok: true, recommended_action: "investigate", warnings: [], reason_codes: ["failing"] });
     while (!(await verdicts(url)).stored.critical) await probeNext(id!);
     expect(ctx.clock.now().getTime() - firstFailed.getTime()).toBeLessThanOrEqual(3 * MINUTE);
 
@@ -112,7 +112,7 @@ describe("time to truth at the default cadence (decision 0014)", () => {
     await probeNext(id!);
     const { stored, report } = await verdicts(url);
     expect(stored).toEqual({ warnings: [], critical: false });
-    expect(report).toMatchObject({ ok: true, warnings: [] });
+    expect(report).toMatchObject({ ok: true, warnings: [], reason_codes: [] });
   });
 
   it("a flapping endpoint gets a bounded number of confirmation probes per interval", async () => {

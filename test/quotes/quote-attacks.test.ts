@@ -96,7 +96,7 @@ describe("quote attacks the prober now catches", () => {
     const profiles = await ctx.db.db.selectFrom("listing_quotes").select(["profile"]).distinct().where("listing_id", "=", id).execute();
     expect(profiles.length).toBeGreaterThan(1);
     const r = await preflight("/cloak");
-    expect(r.warnings).toContain("cloaking");
+    expect(r.reason_codes).toContain("cloaking");
     expect(r).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 
@@ -109,7 +109,7 @@ describe("quote attacks the prober now catches", () => {
     amount = "900000";
     await probe(id, 1);
     const r = await preflight("/switch-price");
-    expect(r.warnings).toEqual(expect.arrayContaining(["price_switch", "price_mismatch"]));
+    expect(r.reason_codes).toEqual(expect.arrayContaining(["price_switch", "price_mismatch"]));
     expect(r.recommended_action).toBe("skip");
   });
 
@@ -121,7 +121,7 @@ describe("quote attacks the prober now catches", () => {
     payTo = OTHER;
     await probe(id, 1);
     const r = await preflight("/switch-payto");
-    expect(r.warnings).toEqual(expect.arrayContaining(["pay_to_mismatch", "pay_to_changed"]));
+    expect(r.reason_codes).toEqual(expect.arrayContaining(["pay_to_mismatch", "pay_to_changed"]));
     expect(r).toMatchObject({ ok: false, recommended_action: "skip" });
     const history = await ctx.db.db
       .selectFrom("listing_quotes")
@@ -138,10 +138,10 @@ describe("quote attacks the prober now catches", () => {
     await probe(await list("/not-usdc"), 2);
     await probe(await list("/other-network"), 2);
     const asset = await preflight("/not-usdc");
-    expect(asset.warnings).toContain("asset_not_usdc");
+    expect(asset.reason_codes).toContain("asset_not_usdc");
     expect(asset).toMatchObject({ ok: false, recommended_action: "skip" });
     const network = await preflight("/other-network");
-    expect(network.warnings).toContain("network_mismatch");
+    expect(network.reason_codes).toContain("network_mismatch");
     expect(network.ok).toBe(false);
   });
 
@@ -150,7 +150,7 @@ describe("quote attacks the prober now catches", () => {
     const id = await list("/padded");
     await probe(id, 3);
     const r = await preflight("/padded");
-    expect(r.warnings).toContain("malformed_quote");
+    expect(r.reason_codes).toContain("malformed_quote");
     expect(r).toMatchObject({ ok: false, recommended_action: "skip", risk_score: 1 });
     const terms = await ctx.db.db
       .selectFrom("listing_quotes")

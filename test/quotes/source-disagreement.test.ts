@@ -101,18 +101,19 @@ describe("sources that disagree", () => {
 
     for (const path of ["/payee", "/price"]) {
       const r = await preflight(path);
-      expect(r.warnings, path).toEqual(["source_disagrees"]);
+      expect(r.reason_codes, path).toEqual(["source_disagrees"]);
+      expect(r.warnings, path).toEqual([]);
       expect(r, path).toMatchObject({ ok: true, recommended_action: "pay" });
     }
     const agree = await preflight("/agree");
-    expect(agree.warnings).toEqual([]);
+    expect(agree.reason_codes).toEqual([]);
     expect(agree.recommended_action).toBe("pay");
   });
 
   it("a provider that moved its payTo, which every source contradicts, still reads pay_to_mismatch and pay_to_changed", async () => {
     const moved = await preflight("/moved");
-    expect(moved.warnings).toEqual(expect.arrayContaining(["pay_to_mismatch", "pay_to_changed"]));
-    expect(moved.warnings).not.toContain("source_disagrees");
+    expect(moved.reason_codes).toEqual(expect.arrayContaining(["pay_to_mismatch", "pay_to_changed"]));
+    expect(moved.reason_codes).not.toContain("source_disagrees");
     expect(moved).toMatchObject({ ok: false, recommended_action: "skip" });
   });
 
@@ -137,7 +138,7 @@ describe("sources that disagree", () => {
     await recomputeVerdicts(ctx.db, ctx.clock.now());
 
     const r = await preflight("/honest");
-    expect(r.warnings).toEqual(["source_disagrees"]);
+    expect(r.reason_codes).toEqual(["source_disagrees"]);
     expect(r).toMatchObject({ ok: true, recommended_action: "pay" });
     const snap = await ctx.db.db.selectFrom("signal_snapshots").select("detail").where("listing_id", "=", id).executeTakeFirstOrThrow();
     const catalog = (snap.detail as { quote: { catalog: Record<string, unknown> } }).quote.catalog;

@@ -101,7 +101,7 @@ describe("a live probe that cannot get an answer", () => {
     const t = await serve(() => undefined);
     const r = await preflight(`${t.base}/sluggish`);
     expect(t.seen).toEqual(["POST /sluggish", "POST /sluggish"]);
-    expect(r).toMatchObject({ ok: true, recommended_action: "investigate", warnings: ["unknown_endpoint", "failing"] });
+    expect(r).toMatchObject({ ok: true, recommended_action: "investigate", warnings: ["unknown_endpoint"], reason_codes: ["unknown_endpoint", "failing"] });
   });
 
   it("stops at the host's 6 requests per minute, retries included", async () => {
@@ -165,10 +165,10 @@ describe("a live probe that gets an answer", () => {
     const t = await serve((_n, _req, res) => res.writeHead(404).end());
     const r = await preflight(`${t.base}/missing`);
     expect(t.seen).toEqual(["POST /missing", "GET /missing"]);
-    expect(r).toMatchObject({ ok: true, warnings: ["unknown_endpoint", "failing"], recommended_action: "investigate" });
+    expect(r).toMatchObject({ ok: true, warnings: ["unknown_endpoint"], reason_codes: ["unknown_endpoint", "failing"], recommended_action: "investigate" });
     // A listing that left the catalog is probed live too, not judged by its old evidence.
     await seedListing(ctx, { url: `${t.base}/delisted`, service: "Delisted", price: "0.01", active: false });
-    expect((await preflight(`${t.base}/delisted`)).warnings).toEqual(["unknown_endpoint", "failing"]);
+    expect((await preflight(`${t.base}/delisted`)).reason_codes).toEqual(["unknown_endpoint", "failing"]);
   });
 
   it("flags an unknown path on a host the host checks found answering 402 for any path", async () => {
@@ -205,6 +205,6 @@ describe("the live probe cache", () => {
       .insertInto("live_probe_cache")
       .values({ url_normalized: normalizeUrl(url), result: JSON.stringify(old), probed_at: ctx.clock.now(), expires_at: expires })
       .execute();
-    expect(await preflight(url)).toMatchObject({ ok: true, warnings: ["unknown_endpoint", "failing"], confidence: 0.2 });
+    expect(await preflight(url)).toMatchObject({ ok: true, warnings: ["unknown_endpoint"], reason_codes: ["unknown_endpoint", "failing"], confidence: 0.2 });
   });
 });

@@ -45,7 +45,7 @@ describe("the verdict feed", () => {
     expect(first.entries.map((e) => e.url).sort()).toEqual([SKYCAST.forecast, SKYCAST.hourly, SKYCAST.broken].sort());
     for (const e of first.entries) {
       const report = await preflight(e.url);
-      expect([e.ok, e.action, e.warnings], e.url).toEqual([report.ok, report.recommended_action, report.warnings]);
+      expect([e.ok, e.action, e.warnings, e.reason_codes], e.url).toEqual([report.ok, report.recommended_action, report.warnings, report.reason_codes]);
       expect(e).toMatchObject({ pay_to: PAY_TO, network: "eip155:84532", amount: "2000", price_usdc: "0.002" });
       expect(e.seq).toBeLessThanOrEqual(first.seq);
     }
@@ -78,8 +78,13 @@ describe("the verdict feed", () => {
     expect(d.changed.map((e) => e.url)).toEqual([SKYCAST.forecast]);
     const [changed] = d.changed;
     const report = await preflight(SKYCAST.forecast);
-    expect([changed!.ok, changed!.action, changed!.warnings]).toEqual([report.ok, report.recommended_action, report.warnings]);
-    expect(changed!.warnings).not.toEqual(first.entries.find((e) => e.url === SKYCAST.forecast)!.warnings);
+    expect([changed!.ok, changed!.action, changed!.warnings, changed!.reason_codes]).toEqual([
+      report.ok,
+      report.recommended_action,
+      report.warnings,
+      report.reason_codes,
+    ]);
+    expect(changed!.reason_codes).not.toEqual(first.entries.find((e) => e.url === SKYCAST.forecast)!.reason_codes);
     expect(changed!.seq).toBeGreaterThan(first.seq);
     expect(d).toMatchObject({ since: first.seq, seq: changed!.seq, truncated: false, removed: [] });
     const { payload } = await jwtVerify(d.signature, jwks, { typ: SNAPSHOT_JWS.typ });

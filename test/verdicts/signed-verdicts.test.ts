@@ -76,6 +76,7 @@ describe("signed verdicts", () => {
         ok: a.ok,
         recommended_action: a.recommended_action,
         warnings: a.warnings,
+        reason_codes: a.reason_codes,
         risk_score: a.risk_score,
         observed_at: observed,
         exp: Date.parse(observed) / 1000 + 300,
@@ -110,6 +111,7 @@ describe("signed verdicts", () => {
       ok: !claims.ok,
       recommended_action: "skip",
       warnings: ["dead"],
+      reason_codes: ["cloaking"],
       risk_score: 0.99,
       observed_at: "2026-11-20T12:09:00.000Z",
       exp: claims.exp + 3600,
@@ -147,7 +149,9 @@ describe("signed verdicts", () => {
   ])("a quote with another %s: the quote object says which term, its warning is in the signed verdict", async (_name, change, code, term, critical) => {
     for (const path of ["/t/preflight", "/api/v1/preflight-trial", "/t/forensics"]) {
       const r = await body(await post(path, { url: URL_, paymentRequired: quote(change) }));
-      expect(r.warnings, path).toContain(code);
+      // Every quote code is an addition: reason_codes names it, the spec's warnings do not (decision 0045).
+      expect(r.reason_codes, path).toContain(code);
+      expect(r.warnings, path).not.toContain(code);
       expect(r.quote.warnings).toContain(code);
       expect(r.quote.terms[term].matches_catalog, path).toBe(false);
       // A payTo, asset or network not the listed one is critical; a price trap is a warning (issue 24 item 4).
@@ -158,11 +162,12 @@ describe("signed verdicts", () => {
         ok: r.ok,
         recommended_action: r.recommended_action,
         warnings: r.warnings,
+        reason_codes: r.reason_codes,
         requirement_digest: r.quote.requirement_digest,
       });
     }
     const batch = await body(await post("/t/batch", { urls: [{ url: URL_, paymentRequired: quote(change) }, "https://weather.example/v1/forecast?x=1"] }));
-    expect(batch.results[0].warnings).toContain(code);
+    expect(batch.results[0].reason_codes).toContain(code);
     expect((await verify(batch.results[0].signature)).payload.requirement_digest).toBe(batch.results[0].quote.requirement_digest);
   });
 
@@ -192,7 +197,7 @@ describe("signed verdicts", () => {
     const bound = await body(
       await post("/api/v1/preflight-trial", { url: URL_, paymentRequired: quote({ payTo: "0x00000000000000000000000000000000000000cc" }) }, ip),
     );
-    expect(bound.warnings).toContain("pay_to_mismatch");
+    expect(bound.reason_codes).toContain("pay_to_mismatch");
     expect(bound.quote).toBeDefined();
     const again = await body(await post("/api/v1/preflight-trial", { url: URL_ }, ip));
     expect(again).toEqual(plain);
