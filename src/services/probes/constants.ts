@@ -34,11 +34,12 @@ export const PER_HOST_BURST = 10;
 /** How often the worker looks for due work; probes spread over the interval at this grain. */
 export const PROBE_TICK_MS = 2 * SECOND;
 /**
- * Confirmation probes (decision 0014): a listing whose newest CONFIRM_PROBES outcomes disagree is
- * probed again this soon, so `dead` (3 failures in a row) is reached two intervals after the first.
+ * Confirmation probes (decisions 0014, 0047): a new listing, and one whose newest answers are a
+ * run of failures shorter than `dead` needs, is probed again this soon, so `dead` (3 failures in
+ * a row) is reached two confirmation intervals after the first failure, whatever came before.
  */
 export const CONFIRM_INTERVAL_MS = 45 * SECOND;
-/** Agreeing outcomes that end confirmation, and the most probes of one listing in one interval. */
+/** Answered probes a new listing gets at CONFIRM_INTERVAL_MS before it joins its slot. */
 export const CONFIRM_PROBES = 3;
 /** Listings claimed per statement; larger batches amortise per-statement costs (docs/probing.md). */
 export const CLAIM_BATCH_SIZE = 1000;

@@ -109,7 +109,7 @@ export function endpointStrategy(
       const since = new Date(Math.min(...r.map((p) => p.probedAt.getTime())));
       const digests = await quoteDigests(r);
       await db.transaction().execute(async (trx) => {
-        const history = await probeHistories(trx, r, now, intervalMs);
+        const history = await probeHistories(trx, r);
         const next = r.map((p, i) => nextProbeAt(p.listingId, now, intervalMs, history[i]!));
         metrics.confirmations.inc(next.filter((d) => d.getTime() - now.getTime() <= CONFIRM_INTERVAL_MS).length);
         // One statement stores the probes and ends their leases; the next keeps their terms.
