@@ -97,6 +97,7 @@ export interface GuardedDispatcherOptions {
   /** Connections per origin (default 4). */
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** Response header block cap (default 16 KiB, Node's); probes pass their own, which reads large challenges. */
   maxHeaderSize?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;

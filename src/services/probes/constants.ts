@@ -14,8 +14,12 @@ const HOUR = 60 * MINUTE;
 export const PROBE_TIMEOUT_MS = 10 * SECOND;
 /** Response bytes read before the body is cut off (signals.md). */
 export const PROBE_BODY_CAP_BYTES = 256 * 1024;
-/** Largest response header block accepted (Node's own default); larger is a protocol error. */
-export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
+/**
+ * Largest response header block read: a PAYMENT-REQUIRED of up to 128 KiB (what x402scan reads;
+ * many accepts and a Bazaar extension with schemas) beside 16 KiB, Node's default, for the rest.
+ * Larger is a protocol error; docs/probing.md bounds the memory this costs per probe and cycle.
+ */
+export const MAX_RESPONSE_HEADER_BYTES = (128 + 16) * 1024;
 /** Idle keep-alive sockets are closed after this; a host is probed again minutes later anyway. */
 export const KEEP_ALIVE_TIMEOUT_MS = 4 * SECOND;
 

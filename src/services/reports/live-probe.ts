@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { HostLimiter } from "../../lib/host-limiter.js";
 import { createGuardedDispatcher } from "../../lib/ssrf-guard.js";
-import { createHttpClient, DEFAULT_PROFILE, type HttpClient, PROBE_BODY_CAP_BYTES, probeEndpoint } from "../probes/index.js";
+import { createHttpClient, DEFAULT_PROFILE, type HttpClient, MAX_RESPONSE_HEADER_BYTES, PROBE_BODY_CAP_BYTES, probeEndpoint } from "../probes/index.js";
 import { LIVE_PROBE } from "../signals/index.js";
 import { methodsFor, runAttempts } from "./live-attempts.js";
 import { catalogMethod } from "./listing-lookup.js";
@@ -22,7 +22,13 @@ export interface LiveProber {
  * addresses stay out of reach unless ALLOW_PRIVATE_LIVE_PROBES (not the catalog's switch) is on.
  */
 export function createLiveProber(db: Kysely<Database>, opts: { allowPrivate: boolean; publicBaseUrl: string }): LiveProber {
-  const dispatcher = createGuardedDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: LIVE_PROBE.budgetMs, connections: 2 });
+  // The scheduled probe's header cap: a large challenge reads the same whichever probe fetched it.
+  const dispatcher = createGuardedDispatcher({
+    allowPrivate: opts.allowPrivate,
+    connectTimeoutMs: LIVE_PROBE.budgetMs,
+    connections: 2,
+    maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+  });
   // One live probe sends at most methodsFor(...).length + 1 requests: a burst that size never waits here.
   const limiter = new HostLimiter({ concurrency: 2, ratePerSecond: 1, burst: 4, globalConcurrency: 64 });
   const client = (timeoutMs: number): HttpClient => createHttpClient({ dispatcher, limiter, timeoutMs, maxBodyBytes: PROBE_BODY_CAP_BYTES });
