@@ -25,6 +25,7 @@ const good = (over: Partial<ListingEvidence> = {}): ListingEvidence => ({
   lastOutcome: "healthy",
   lastStatusCode: 402,
   lastChallengeVersion: 2,
+  lastChallengeAt: new Date("2026-11-20T11:55:00Z"),
   ...over,
 });
 
@@ -86,6 +87,14 @@ describe("each criterion at its boundary", () => {
     expect(met({ lastStatusCode: 200 }, "x402_v2_challenge")).toBe(false);
     expect(met({ lastOutcome: "error", lastStatusCode: 503 }, "x402_v2_challenge")).toBe(false);
     expect(met({ lastOutcome: null, lastStatusCode: null, lastChallengeVersion: null }, "x402_v2_challenge")).toBe(false);
+  });
+
+  it("x402_v2_challenge: a needs_input answer after a challenge of the last hour keeps it met, an older one does not", () => {
+    const refused = { lastOutcome: "needs_input", lastStatusCode: 422, lastProbeAt: new Date("2026-11-20T12:10:00Z") };
+    expect(met({ ...refused, lastChallengeAt: new Date("2026-11-20T11:55:00Z") }, "x402_v2_challenge")).toBe(true);
+    expect(met({ ...refused, lastChallengeAt: new Date("2026-11-20T11:05:00Z") }, "x402_v2_challenge")).toBe(false);
+    expect(met({ ...refused, lastChallengeAt: null }, "x402_v2_challenge")).toBe(false);
+    expect(met({ ...refused, lastChallengeVersion: 1 }, "x402_v2_challenge")).toBe(false);
   });
 
   it("in_catalog: nothing covered, or a covered listing no longer active, fails", () => {

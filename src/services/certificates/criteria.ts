@@ -38,8 +38,25 @@ const minOf = (values: Observed[]) => (nums(values).length === values.length && 
 const maxOrNull = (values: Observed[]) => (values.some((v) => v === null) || values.length === 0 ? null : Math.max(...nums(values)));
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
+/** How old the newest challenge may be when a needs_input answer followed it (one probe interval at most, by default). */
+const CHALLENGE_BEHIND_INPUT_MS = 60 * 60_000;
+
+/**
+ * A 400/422 to a profile that sends no body (decision 0046) tells of the probe's request, not the
+ * offer, so the newest challenge of the last hour stands for the latest probe; without one it is unmet.
+ */
+const quotedBehindInput = (e: ListingEvidence) =>
+  e.lastOutcome === "needs_input" &&
+  e.lastChallengeAt !== null &&
+  e.lastProbeAt !== null &&
+  e.lastProbeAt.getTime() - e.lastChallengeAt.getTime() <= CHALLENGE_BEHIND_INPUT_MS;
+
 function challengeOf(e: ListingEvidence): { ok: boolean; value: string } {
   if (e.lastOutcome === null) return { ok: false, value: "never probed" };
+  if (quotedBehindInput(e)) {
+    if (e.lastChallengeVersion !== C.challengeVersion) return { ok: false, value: `x402 v${e.lastChallengeVersion ?? "?"} challenge` };
+    return { ok: true, value: "x402 v2 challenge (402) to the declared input" };
+  }
   if (e.lastOutcome !== "healthy" || e.lastStatusCode !== 402) return { ok: false, value: `latest probe answered ${e.lastStatusCode ?? "a network error"}` };
   if (e.lastChallengeVersion !== C.challengeVersion) return { ok: false, value: `x402 v${e.lastChallengeVersion ?? "?"} challenge` };
   return { ok: true, value: "x402 v2 challenge (402)" };

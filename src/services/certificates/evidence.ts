@@ -24,8 +24,9 @@ export interface ListingEvidence {
   lastProbeAt: Date | null;
   lastOutcome: string | null;
   lastStatusCode: number | null;
-  /** x402Version of the last probe that carried a challenge. */
+  /** x402Version of the last probe that carried a challenge, and when it was probed. */
   lastChallengeVersion: number | null;
+  lastChallengeAt: Date | null;
 }
 
 function select(db: Kysely<Database>) {
@@ -52,6 +53,7 @@ function select(db: Kysely<Database>) {
       "s.last_outcome",
       "s.last_status_code",
       sql<number | null>`(s.detail->>'last_challenge_version')::int`.as("challenge_version"),
+      sql<string | null>`s.detail->>'last_price_at'`.as("challenge_at"),
     ])
     .orderBy("l.url_normalized")
     .orderBy("l.method");
@@ -78,6 +80,7 @@ const toEvidence = (r: Row): ListingEvidence => ({
   lastOutcome: r.last_outcome,
   lastStatusCode: r.last_status_code,
   lastChallengeVersion: r.challenge_version,
+  lastChallengeAt: r.challenge_at === null ? null : new Date(r.challenge_at),
 });
 
 /** Every active listing the scope covers, at most `limit` (callers pass their cap plus one). */
