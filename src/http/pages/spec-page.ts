@@ -44,7 +44,7 @@ This identifies ${SERVICE_NAME} as the source of the signals; it is not an endor
 ${routes.map((def) => html`<h2 id="${def.id}">${def.title}</h2>${routeSections(def, deps)}`)}
 ${warningGlossary()}
 <h2 id="versioning">Versioning</h2>
-<p>The URL prefix is <code>/api/v1/</code>; <code>x402Version</code> is 2; <code>reason_codes</code> is kept apart from <code>warnings</code> so future versions can diverge.</p>
+<p>The URL prefix is <code>/api/v1/</code>; <code>x402Version</code> is 2; <code>warnings</code> holds only the codes the spec enumerates, <code>reason_codes</code> every code that fired, this service's additions included (the verdict is judged on them).</p>
 ${copyScript}`,
   );
 }

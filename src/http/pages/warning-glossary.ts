@@ -15,7 +15,7 @@ const forensicsOnly = new Set<string>(FORENSICS_CODES);
 /** The /spec section explaining every warning code in plain words, from the contracts' one glossary. */
 export function warningGlossary(): Html {
   return html`<h2 id="warning-codes">Warning codes</h2>
-<p>What each code in <code>warnings</code> means, in plain words; <a href="/openapi.json">the schemas</a> list where each appears. Codes marked 7-day come only with forensics, which judges a week of evidence.</p>
+<p>What each code in <code>reason_codes</code> means, in plain words (<code>warnings</code> shows the spec's codes among them); <a href="/openapi.json">the schemas</a> list where each appears. Codes marked 7-day come only with forensics, which judges a week of evidence.</p>
 <dl class="glossary">${GLOSSARY_CODES.map(
     (code) =>
       html`<dt id="${codeAnchor(code)}"><code>${code}</code> · ${WARNING_GLOSSARY[code].title}${forensicsOnly.has(code) ? html` <span class="tag">7-day</span>` : ""}</dt><dd>${WARNING_GLOSSARY[code].meaning}</dd>`,
