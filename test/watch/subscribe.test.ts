@@ -92,21 +92,24 @@ describe("POST /api/v1/watch", () => {
     }
   });
 
-  it("refuses http, loopback in every notation and localhost, charging nothing", async () => {
+  it("refuses http, loopback in every notation and localhost before payment, charging a real client nothing", async () => {
     const before = await svc.balanceOf(svc.payer(1));
     const refused: Array<[string, string]> = [
-      ["http://93.184.216.34/h", "webhookUrl must be an https URL"],
-      ["https://localhost/h", "webhookUrl must not point at localhost"],
-      ["https://api.localhost./h", "webhookUrl must not point at localhost"],
+      ["http://93.184.216.34/h", "webhookUrl: must be an https URL"],
+      ["https://localhost/h", "webhookUrl: must not point at localhost"],
+      ["https://api.localhost./h", "webhookUrl: must not point at localhost"],
     ];
     for (const host of ["127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "127.1", "[::1]", "[::ffff:127.0.0.1]", "[0:0:0:0:0:0:0:1]"]) {
-      refused.push([`https://${host}:8443/h`, "webhookUrl must not point at a private, loopback, link-local or otherwise non-public address"]);
+      refused.push([`https://${host}:8443/h`, "webhookUrl: must not point at a private, loopback, link-local or otherwise non-public address"]);
     }
     for (const [webhookUrl, message] of refused) {
-      const res = await subscribe({ url: WATCHED, webhookUrl }, 1);
+      const res = await refusedInput(`${svc.url}/api/v1/watch`, { url: WATCHED, webhookUrl });
       expect(res.status, webhookUrl).toBe(400);
-      expect(await body(res), webhookUrl).toMatchObject({ message, payment_settled: false });
+      expect((await body(res)).message, webhookUrl).toBe(message);
     }
+    // The x402 client signs the 402 it is given and is refused before settlement: nothing moves on chain.
+    const paid = await subscribe({ url: WATCHED, webhookUrl: "http://2130706433/h" }, 1);
+    expect(paid.status).toBe(400);
     expect(await svc.balanceOf(svc.payer(1))).toBe(before);
   });
 });

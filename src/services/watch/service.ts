@@ -12,7 +12,7 @@ import { createDeliveryPool, type DeliveryPool } from "./delivery-pool.js";
 import { watchMetrics } from "./metrics.js";
 import { createWebhookDispatcher } from "./webhook-dispatcher.js";
 import { unsubscribeWatch, watchStatus } from "./watch-status.js";
-import { literalAddressProblem, type WebhookRules } from "./webhook-url.js";
+import { webhookUrlProblem, type WebhookRules } from "./webhook-url.js";
 
 export interface AlerterOptions {
   log: Logger;
@@ -79,7 +79,8 @@ export function createWatchService({ db: handle, clock, metrics, rules, secretKe
     return { pool, close };
   }
   return {
-    literalProblem: (webhookUrl: string) => literalAddressProblem(webhookUrl, { allowPrivate: true }),
+    /** The webhook URL as written against the configured rules (scheme, localhost, IP literals): checked before payment, no network. */
+    urlProblem: (webhookUrl: string) => webhookUrlProblem(webhookUrl, rules),
     create: (input: CreateWatchInput) => createWatch({ db, clock, rules, secretKey }, input),
     status: (id: string, secret: string | undefined) => watchStatus(deps, id, secret),
     unsubscribe: (id: string, secret: string | undefined) => unsubscribeWatch(deps, id, secret),

@@ -9,7 +9,7 @@ export type { WebhookRules };
  * A host written as an IP literal in any notation (the URL parser canonicalises 2130706433,
  * 0x7f.1 and 0177.0.0.1 to 127.0.0.1) that the rules do not allow, or undefined.
  */
-export function literalAddressProblem(raw: string, rules: WebhookRules): string | undefined {
+function literalAddressProblem(raw: string, rules: WebhookRules): string | undefined {
   const host = URL.canParse(raw) ? new URL(raw).hostname : "";
   if (!isIpLiteral(host) || webhookAddressAllowed(host, rules.allowPrivate)) return undefined;
   return "must not point at a private, loopback, link-local or otherwise non-public address";

@@ -22,7 +22,7 @@ const createdBody = (w: CreatedWatch, base: string) => ({
 export const createWatchRoute = defineRoute({
   ...createWatchContract,
   check: ({ body }, services) => {
-    const problem = services.watch.literalProblem(body.webhookUrl);
+    const problem = services.watch.urlProblem(body.webhookUrl);
     if (problem) throw badRequest(`webhookUrl: ${problem}`);
   },
   handler: async ({ body }, ctx) => {
