@@ -80,19 +80,20 @@ describe("unknown values are null", () => {
     expect(forensicsContract.response.safeParse(f).success).toBe(true);
     expect(f.warnings).toContain("unknown_endpoint");
     expect(f.metadata.price_usdc).toBeNull();
-    expect(f.evidence.probes_1h).toBeGreaterThanOrEqual(1);
-    // No monitoring history: no uptime from one live probe, in metadata and uptime alike.
-    expect(f.uptime).toEqual({
-      probes_7d: 0,
-      healthy_7d: 0,
-      errors_7d: 0,
-      uptime_7d_pct: null,
-      uptime_1h_pct: null,
-      avg_latency_1h_ms: f.metadata.avg_latency_ms,
-      hourly: [],
+    // Its one live probe counts alike in every window and in the bucket of its hour; uptime is the
+    // monitoring history's, so none from one live probe, in metadata and uptime alike.
+    expect(f.evidence).toMatchObject({ probes_1h: 1, healthy_1h: 0, probes_7d: 1, healthy_7d: 0 });
+    expect(f.uptime).toMatchObject({ probes_7d: 1, healthy_7d: 0, errors_7d: 1, uptime_7d_pct: null, uptime_1h_pct: null });
+    expect(f.uptime.avg_latency_1h_ms).toBe(f.metadata.avg_latency_ms);
+    expect(f.uptime.hourly).toHaveLength(168);
+    expect(f.uptime.hourly.reduce((n, b) => n + b.probes, 0)).toBe(1);
+    expect(f.uptime.hourly[0]).toMatchObject({
+      probes: 1,
+      healthy: 0,
+      bucket: new Date(Math.floor(Date.parse(f.observed_at) / 3_600_000) * 3_600_000).toISOString(),
     });
     expect(f.latency).toEqual({ p50_ms: null, p90_ms: null, p99_ms: null, max_ms: null });
-    expect(f.status_codes).toEqual({});
+    expect(Object.values(f.status_codes).reduce((n, c) => n + c, 0)).toBe(1);
     // In no group, but the catalog it is compared with is not empty.
     expect(f.concentration).toMatchObject({ group_size: 0, concentration_pct: null, group_median_price_usdc: null, price_ratio_to_median: null });
     expect(f.concentration).toMatchObject({ raw_catalog_total: 6, effective_catalog_total: 6, catalog_total: 6 });

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema.js";
 import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas";
 import { HOUR } from "../signals/constants.js";
 import type { GroupStats } from "../signals/group-context.js";
+import type { LiveObservation } from "./live-observation.js";
 
 const HOURS_7D = 168;
 
@@ -11,16 +12,35 @@ export interface History {
   statusCodes: Record<string, number>;
 }
 
+type Bucket = [at: number, probes: number, healthy: number, latencyCount: number, latencySumMs: number, statusCounts: Record<string, number>];
+
 /** The 168 hourly buckets of the last 7 days (gaps as zero) and status-code counts, from one read of the hourly rollup. */
 export async function history(db: Kysely<Database>, listingId: number, now: Date): Promise<History> {
-  const open = Math.floor(now.getTime() / HOUR) * HOUR;
-  const since = new Date(open - (HOURS_7D - 1) * HOUR);
+  const since = new Date(openHour(now) - (HOURS_7D - 1) * HOUR);
   // One row holding the buckets as a JSON array: parsed once, not a row and its columns at a time.
   const { rows } = await sql<{ buckets: string | null }>`
     select json_agg(json_build_array(extract(epoch from bucket) * 1000, probes, healthy, latency_count, latency_sum_ms, status_counts))::text as buckets
     from probe_hourly where listing_id = ${listingId} and bucket >= ${since}`.execute(db);
-  type Bucket = [at: number, probes: number, healthy: number, latencyCount: number, latencySumMs: number, statusCounts: Record<string, number>];
-  const buckets = JSON.parse(rows[0]?.buckets ?? "[]") as Bucket[];
+  return historyOf(JSON.parse(rows[0]?.buckets ?? "[]") as Bucket[], now);
+}
+
+/**
+ * An uncatalogued URL's week: its live probe in the bucket of its hour, counted as the subject's
+ * 1-hour and 7-day figures count it (a needs_input answer is judged apart, as the prober's are).
+ */
+export function liveHistory(obs: LiveObservation | null, now: Date): History {
+  const judged = obs !== null && obs.outcome !== "needs_input" && now.getTime() - Date.parse(obs.probedAt) < HOURS_7D * HOUR;
+  if (!judged) return historyOf([], now);
+  const at = openHour(new Date(obs.probedAt));
+  const code = obs.statusCode === null ? "network_error" : String(obs.statusCode);
+  const latency: [number, number] = obs.latencyMs === null ? [0, 0] : [1, obs.latencyMs];
+  return historyOf([[at, 1, obs.outcome === "healthy" ? 1 : 0, ...latency, { [code]: 1 }]], now);
+}
+
+const openHour = (t: Date) => Math.floor(t.getTime() / HOUR) * HOUR;
+
+function historyOf(buckets: readonly Bucket[], now: Date): History {
+  const open = openHour(now);
   const byHour = new Map(buckets.map((b) => [b[0], b]));
   const hourly = Array.from({ length: HOURS_7D }, (_, i) => {
     const at = open - i * HOUR;

@@ -4,7 +4,7 @@ import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas"
 import { roundUsdc } from "../../lib/money.js";
 import { viewOf } from "../evidence/index.js";
 import { decoyProbability } from "./decoy-probability.js";
-import { catalogTotals, history, type CatalogTotals, type History } from "./forensics-history.js";
+import { catalogTotals, history, liveHistory, type CatalogTotals, type History } from "./forensics-history.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
 
 const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 * healthy) / probes) : null);
@@ -13,8 +13,8 @@ const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 *
 export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {
   const verdict = viewOf(s.fired, s.input, "forensics");
   const r = s.row;
-  // An uncatalogued URL has no monitoring history and no group: empty history, nulls, zero group sizes.
-  const [h, totals]: [History, CatalogTotals | null] = r ? [await history(db, r.id, now), null] : [{ hourly: [], statusCodes: {} }, await catalogTotals(db)];
+  // An uncatalogued URL has no monitoring history and no group: its live probe alone, nulls, zero group sizes.
+  const [h, totals]: [History, CatalogTotals | null] = r ? [await history(db, r.id, now), null] : [liveHistory(s.live ?? null, now), await catalogTotals(db)];
   const g = s.context?.group;
   const decoy = decoyProbability(s.input, verdict);
   const probes7d = s.input.probes7d;
@@ -30,8 +30,8 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
       probes_7d: probes7d,
       healthy_7d: healthy7d,
       errors_7d: probes7d - healthy7d,
-      uptime_7d_pct: pct(healthy7d, probes7d),
-      // The hour's uptime of the monitoring history, as metadata says it: none from a live probe alone.
+      // Uptime is the monitoring history's, as metadata says it: none from a live probe alone.
+      uptime_7d_pct: r ? pct(healthy7d, probes7d) : null,
       uptime_1h_pct: metadata.uptime_1h_pct,
       avg_latency_1h_ms: s.input.avgLatency1hMs,
       hourly: h.hourly,

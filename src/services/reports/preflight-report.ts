@@ -5,6 +5,7 @@ import type { SignalInput, Verdict } from "../signals/engine.js";
 import type { SignalContext } from "../signals/group-context.js";
 import { currentPrice, type ReportRow } from "../signals/listing-row.js";
 import type { HostFacts } from "./listing-lookup.js";
+import type { LiveObservation } from "./live-observation.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { firedOf, viewOf } from "../evidence/index.js";
 import type { QuoteCheck } from "../quotes/check.js";
@@ -31,6 +32,8 @@ export interface Subject {
   quote?: QuoteCheck;
   /** The listing the asked URL reached, and how; null when none did. */
   matched: { url: string; method: string; by: MatchedBy } | null;
+  /** An uncatalogued URL's live probe, which its forensics history shows. */
+  live?: LiveObservation | null;
 }
 
 export function subjectOf(row: ReportRow, now: Date, by: MatchedBy = "exact"): Subject {

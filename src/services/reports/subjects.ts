@@ -33,6 +33,7 @@ export function unknownSubject(url: string, obs: LiveObservation | null, host: H
     // Nothing stored judges an uncatalogued URL: its live probe is judged now, by the same pipeline rule.
     fired: judge(input, now).reason_codes,
     matched: listed && { url: listed.url, method: listed.method, by: listed.matched_by },
+    live: obs,
   };
 }
 
@@ -53,8 +54,9 @@ function liveInput(obs: LiveObservation | null, host: HostFacts | null): SignalI
     needsInput1h: needsInput,
     avgLatency1hMs: obs?.latencyMs ?? null,
     lastProbeAt: obs ? new Date(obs.probedAt) : null,
-    probes7d: 0,
-    healthy7d: 0,
+    // The live probe falls in every window it is counted in, so forensics' 1-hour and 7-day figures agree.
+    probes7d: judged,
+    healthy7d: healthy,
     p99Latency7dMs: null,
     serviceEndpoints: 0,
     serviceFailedEndpoints: 0,
