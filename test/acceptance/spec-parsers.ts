@@ -68,6 +68,12 @@ export function specParsers(spec: Enumerations) {
     delist: z
       .object({
         mode: oneOf("delist_mode"),
+        // The snapshot's by_reason: blacklist reasons and ghost_listing (/spec 2.13); the diff has none.
+        counts: z
+          .object({
+            by_reason: z.partialRecord(z.enum(["ghost_listing", ...spec.blacklist_reasons!.values]), z.number().int()).optional(),
+          })
+          .passthrough(),
         should_delist: z.array(z.object({ url: z.string(), reasons: z.array(z.string()), first_flagged_at: z.string(), confidence: z.string() }).passthrough()),
         recovered: z.array(z.object({ url: z.string() }).passthrough()),
       })

@@ -9,6 +9,8 @@ export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS, "pay_to_mi
 /** Reasons read from the verdict's critical warnings (not its delist reasons): they hold now, not over days. */
 export const WARNING_REASONS = ["dead", "pay_to_mismatch"] as const;
 export const GHOST_REASON = "ghost_listing";
+/** The reasons this service adds to the spec's (its blacklist reasons and ghost_listing): by_added_reason counts them. */
+export const isAddedReason = (r: string) => (WARNING_REASONS as readonly string[]).includes(r);
 /** Every reason, in the order entries list them. */
 export const DELIST_REASONS = [...CRITICAL_DELIST_REASONS, GHOST_REASON] as const;
 export type DelistReason = (typeof DELIST_REASONS)[number];

@@ -1,6 +1,6 @@
 import type { DbHandle } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
-import { addDays, DELIST, GHOST_REASON, scopeReasons, utcDay, type DelistScope } from "./constants.js";
+import { addDays, DELIST, GHOST_REASON, isAddedReason, scopeReasons, utcDay, type DelistScope } from "./constants.js";
 import { inScope } from "./flag-reasons.js";
 import { flaggedListings, type FlaggedListing } from "./flagged-listings.js";
 import { recoveredListings, type RecoveredListing } from "./recovered-listings.js";
@@ -30,7 +30,9 @@ export async function delistSnapshot(ctx: Ctx, opts: { scope: DelistScope; limit
   const recovered = (await recoveredListings(ctx.db.db, addDays(utcDay(now), -(DELIST.snapshotRecoveredDays - 1)), now)).filter((r) =>
     inScope(r.wasReasons, opts.scope),
   );
-  const byReason = Object.fromEntries(scopeReasons(opts.scope).map((reason) => [reason, flagged.filter((f) => f.reasons.includes(reason)).length]));
+  const count = (reasons: readonly string[]) => Object.fromEntries(reasons.map((reason) => [reason, flagged.filter((f) => f.reasons.includes(reason)).length]));
+  // by_reason keeps the spec's keys (blacklist reasons and ghost_listing); the reasons added to them count apart (decision 0050).
+  const reasons = scopeReasons(opts.scope);
   const newSince = now.getTime() - DELIST.newlyFlaggedMs;
   return {
     generated_at: now.toISOString(),
@@ -41,7 +43,8 @@ export async function delistSnapshot(ctx: Ctx, opts: { scope: DelistScope; limit
       newly_flagged: flagged.filter((f) => f.firstFlaggedAt.getTime() >= newSince).length,
       recovered: recovered.length,
       ghost_listings: flagged.filter((f) => f.reasons.includes(GHOST_REASON)).length,
-      by_reason: byReason,
+      by_reason: count(reasons.filter((r) => !isAddedReason(r))),
+      by_added_reason: count(reasons.filter(isAddedReason)),
     },
     truncated: flagged.length > opts.limit || recovered.length > opts.limit,
     limit: opts.limit,

@@ -49,7 +49,13 @@ const Flag = {
 export const DelistSnapshotSchema = z.object({
   ...Common,
   mode: z.literal("snapshot"),
-  counts: z.object({ ...Counts, by_reason: z.record(z.string(), z.number().int()).describe("flagged listings per reason, ghost_listing included") }),
+  counts: z.object({
+    ...Counts,
+    by_reason: z.record(z.string(), z.number().int()).describe("flagged listings per blacklist reason and ghost_listing (the scope's)"),
+    by_added_reason: z
+      .record(z.string(), z.number().int())
+      .describe("flagged listings per reason this service adds to those: dead, pay_to_mismatch (the scope's)"),
+  }),
   should_delist: z.array(
     z.object({
       ...Flag,
