@@ -149,7 +149,15 @@ describe("alternatives", () => {
       uptime_7d_pct: 100,
       avg_latency_1h_ms: expect.any(Number),
       match_reason: "same_service",
+      score: expect.any(Number),
     });
+    // Each item's score is its tier's 1000s plus uptime x 5 less latency / 100, and the items are in its order.
+    for (const a of b.alternatives) {
+      const tier = ["same_service", "same_provider", "same_domain", "same_category", "similar_price"].indexOf(a.match_reason);
+      expect(a.score).toBeCloseTo((5 - tier) * 1000 + a.uptime_7d_pct * 5 - Math.min(a.avg_latency_1h_ms, 10_000) / 100, 1);
+    }
+    const scores = b.alternatives.map((a: { score: number }) => a.score);
+    expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
     expect(b.alternatives.map((a: { url: string; match_reason: string }) => [a.url, a.match_reason])).toEqual([
       ["https://wx.example/v1/hourly", "same_service"],
       ["https://wx.example/v1/forecast", "same_service"],

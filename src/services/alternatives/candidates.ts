@@ -5,6 +5,9 @@ import { listingsWithNames, providerName } from "../catalog/listing-queries.js";
 import { confidenceOf, verdictFrom } from "../signals/engine.js";
 import { CandidatePool } from "./candidate-pool.js";
 
+/** alternativeScore's within-tier part in SQL (packages/contracts/src/catalog/alternative-score.ts). */
+const RANK_SCORE_SQL = sql`(coalesce(s.uptime_7d_pct, 0) * 5 - least(coalesce(s.avg_latency_1h_ms, 10000), 10000) / 100.0)::numeric`;
+
 /** A candidate as an alternatives answer lists it (/spec#alternatives), but for its match_reason. */
 export interface CandidateItem {
   url: string;
@@ -18,6 +21,8 @@ export interface CandidateItem {
   uptime_1h_pct: number | null;
   uptime_7d_pct: number | null;
   avg_latency_1h_ms: number | null;
+  /** The within-tier part of the item's score (alternativeScore), which the pool's order follows. */
+  rank_score: number;
 }
 
 /** The eligible candidates of one verdict generation: the pool to match in, and what to list of each. */
@@ -62,6 +67,7 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
       sql<number | null>`round(s.uptime_1h_pct::numeric, 1)::float8`.as("uptime_1h_pct"),
       sql<number | null>`round(s.uptime_7d_pct::numeric, 1)::float8`.as("uptime_7d_pct"),
       "s.avg_latency_1h_ms",
+      sql<number>`round(${RANK_SCORE_SQL}, 2)::float8`.as("rank_score"),
       "s.warnings",
       "s.delist_reasons",
       "s.risk_score",
@@ -69,13 +75,14 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
     ])
     .where("l.is_active", "=", true)
     .where("s.critical", "=", false)
-    .where("s.last_outcome", "=", "healthy")
+    // Healthy now, or a 400/422 to a probe without the declared input after a healthy answer this hour (decision 0046).
+    .where(sql<boolean>`(s.last_outcome = 'healthy' or (s.last_outcome = 'needs_input' and s.healthy_1h > 0))`)
     .where(sql<boolean>`not (s.probes_1h > 0 and s.healthy_1h = 0)`)
     .where(sql<boolean>`not ('dead_7d' = any(s.warnings))`)
     .where("s.risk_score", "is not", null)
     .where(sql<boolean>`s.delist_reasons = '{}'`)
-    .orderBy(sql`s.uptime_7d_pct desc nulls last`)
-    .orderBy(sql`s.avg_latency_1h_ms asc nulls last`)
+    // The order of the score each item shows (within its tier), so the two never disagree.
+    .orderBy(sql`round(${RANK_SCORE_SQL}, 2) desc`)
     .orderBy("l.url_normalized")
     .orderBy("l.id")
     .execute()
@@ -103,6 +110,7 @@ export async function loadCandidates(db: Kysely<Database>): Promise<Candidates> 
       uptime_1h_pct: r.uptime_1h_pct,
       uptime_7d_pct: r.uptime_7d_pct,
       avg_latency_1h_ms: r.avg_latency_1h_ms,
+      rank_score: r.rank_score,
     });
   }
   // A fallback category matches nothing (decision 0039): the pool sees none; the answer lists it.

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { MATCH_REASONS } from "@x402-lookout/contracts/codes";
+import { tierScore } from "@x402-lookout/contracts/catalog/alternative-score";
 import type { DbHandle } from "../../db/client.js";
 import { perGeneration } from "../../db/read-models/per-generation.js";
 import { matchRows, templatesByHost } from "../../db/read-models/match-rows.js";
@@ -110,7 +111,10 @@ async function alternatives(lookup: TargetLookup, current: () => Promise<Candida
         ? { url: q.url, known: false }
         : { task_class: q.taskClass! },
     match_strategy: strategy,
-    alternatives: picks.map(({ id, tier }) => ({ ...items.get(id)!, match_reason: MATCH_REASONS[tier]! })),
+    alternatives: picks.map(({ id, tier }) => {
+      const { rank_score, ...item } = items.get(id)!;
+      return { ...item, match_reason: MATCH_REASONS[tier]!, score: tierScore(tier, rank_score) };
+    }),
     candidate_count: total,
   };
 }

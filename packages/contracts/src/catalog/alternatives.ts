@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MATCH_REASONS } from "../codes.js";
 import { httpUrlField, percent } from "../common.js";
 import { defineContract } from "../contract.js";
+import { SCORE_FORMULA } from "./alternative-score.js";
 
 export const AlternativesBody = z
   .object({
@@ -34,6 +35,7 @@ const AlternativeItem = z.object({
   uptime_7d_pct: percent().nullable(),
   avg_latency_1h_ms: z.number().int().nullable(),
   match_reason: z.enum(MATCH_REASONS),
+  score: z.number().describe(`${SCORE_FORMULA}, where tier is 0 for same_service to 4 for similar_price; higher is better, and items are in its order`),
 });
 
 export const AlternativesSchema = z.object({
@@ -65,7 +67,9 @@ export const alternativesContract = defineContract({
   title: "Safe alternatives",
   summary: "Healthy substitutes for a blocked endpoint, or for a kind of task.",
   description:
-    "Give the blocked `url`, a `taskClass`, or both. Candidates match, in priority order, the same service, the same provider (payee), the same registrable domain, the same category or task class (category or tag, case-insensitive), or a similar price (within a factor of 3) inside the target's category, or sharing one of its own tags when it has none. A category counts only where it names what the listing is: none, other, or one only a later umbrella tag gives (tags [translation, ai]) is not matched on. The target itself, candidates dead over 7 days, erroring over the last hour, never seen healthy, or carrying a critical warning are excluded.\n\nWithin a match tier, candidates rank by 7-day uptime (higher first), then 1-hour latency (lower first). As a single number: score = (5 - tier) x 1000 + uptime_7d_pct x 5 - min(avg_latency_1h_ms, 10000) / 100, where tier is 0 for same_service to 4 for similar_price; higher is better. match_strategy says how the target was read: url_target (a catalogued URL), task_class_only, or url_target_unknown_fallback (an unknown URL: its domain and the task class are used). Eligibility and ranking are those of the last verdict recompute (every 30 s).",
+    "Give the blocked `url`, a `taskClass`, or both. Candidates match, in priority order, the same service, the same provider (payee), the same registrable domain, the same category or task class (category or tag, case-insensitive), or a similar price (within a factor of 3) inside the target's category, or sharing one of its own tags when it has none. A category counts only where it names what the listing is: none, other, or one only a later umbrella tag gives (tags [translation, ai]) is not matched on. The target itself, candidates dead over 7 days, erroring over the last hour, never seen healthy, or carrying a critical warning are excluded.\n\nWithin a match tier, candidates rank by 7-day uptime (higher) and 1-hour latency (lower), as each item's `score` says: " +
+    SCORE_FORMULA +
+    ", where tier is 0 for same_service to 4 for similar_price (1 % of uptime weighs as 500 ms; unknown uptime counts 0, unknown latency 10 s); higher is better. match_strategy says how the target was read: url_target (a catalogued URL), task_class_only, or url_target_unknown_fallback (an unknown URL: its domain and the task class are used). Eligibility and ranking are those of the last verdict recompute (every 30 s).",
   body: AlternativesBody,
   response: AlternativesSchema,
   errors: [
@@ -102,6 +106,7 @@ export const alternativesContract = defineContract({
           uptime_7d_pct: 99.8,
           avg_latency_1h_ms: 120,
           match_reason: "same_service",
+          score: 5497.8,
         },
       ],
       candidate_count: 4,
