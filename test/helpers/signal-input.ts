@@ -11,6 +11,7 @@ export const cleanInput = (now: Date, over: Partial<SignalInput> = {}): SignalIn
     healthy30m: 3,
     failStreak: 0,
     probes1h: 6,
+    healthy1h: 6,
     avgLatency1hMs: 120,
     lastProbeAt: ago(5 * MINUTE),
     probes7d: 1000,

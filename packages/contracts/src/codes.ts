@@ -34,6 +34,8 @@ export const PREFLIGHT_CODES = [
   "unchallenged",
   // A 400 or 422 without a challenge to the input the listing declares: it validates input before it quotes (decision 0046).
   "needs_input",
+  // The last hour was not mostly healthy (a floor on its uptime, a ceiling on errors in 30 min): no pay for a flapper (decision 0049).
+  "flapping",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 /**

@@ -38,6 +38,11 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
     title: "Asks no payment",
     meaning: "A paid listing answered 200 without an x402 challenge in the last hour: it charges nothing now, or it is misconfigured.",
   },
+  flapping: {
+    title: "Flapping",
+    meaning:
+      "Not dead now, but the last hour was not mostly healthy: under 80% of its probes answered, or more than 2 failed in the last 30 minutes. The next call may well fail.",
+  },
   needs_input: {
     title: "Needs input",
     meaning:

@@ -45,6 +45,11 @@ export const THRESHOLDS = {
    * unchallenged, needs_input) were a 400 or 422 without a challenge, and none was healthy (decision 0046).
    */
   needsInputMinShare: 0.5,
+  /** flapping (decision 0049): with at least this many judged probes in the last hour, ... */
+  flapMinProbes1h: 4,
+  /** ... an uptime_1h under this floor, or more errors in the last 30 minutes than this ceiling. */
+  flapMinUptime1hPct: 80,
+  flapMaxErrors30m: 2,
 } as const;
 
 /** Warnings that make ok=false. */
@@ -101,6 +106,8 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   suspicious_high_price: 1,
   price_mismatch: 0.5,
   failing: 0.6,
+  // Not dead, but the hour says the next call may well fail: what failing weighs (decision 0049).
+  flapping: 0.6,
   spa_fallback: 0.6,
   proxy_markup: 0.5,
   wildcard_402: 0.5,

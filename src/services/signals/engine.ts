@@ -33,6 +33,9 @@ export interface Verdict {
 
 const fresh = (s: SignalInput, now: number) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs;
 const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (healthy / probes) * 100);
+const flappingHour = (s: SignalInput) =>
+  s.probes1h >= T.flapMinProbes1h &&
+  ((uptimePct(s.healthy1h ?? 0, s.probes1h) ?? 100) < T.flapMinUptime1hPct || s.probes30m - s.healthy30m > T.flapMaxErrors30m);
 
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {
@@ -52,6 +55,8 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   spa_fallback: (s) => s.spaFallback,
   // Failure evidence not yet confirmed as dead is never clean: at best investigate.
   failing: (s, now) => s.failStreak > 0 && fresh(s, now) && !RULES.dead(s, now),
+  // Pay needs a mostly healthy hour: a flapper that just came back is not clean (decision 0049); dead says more.
+  flapping: (s, now) => flappingHour(s) && fresh(s, now) && !RULES.dead(s, now),
   // A week of evidence needs a week in the catalog: a listing catalogued minutes ago is not dead for 7 days.
   dead_7d: (s, now) => s.listedSince !== null && now - s.listedSince.getTime() >= T.dead7dMinListedMs && s.probes7d >= T.dead7dMinProbes && s.healthy7d === 0,
   mostly_dead: (s) => s.probes7d >= T.dead7dMinProbes && s.healthy7d > 0 && (uptimePct(s.healthy7d, s.probes7d) ?? 100) < T.mostlyDeadUptimePct,

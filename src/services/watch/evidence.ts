@@ -66,6 +66,15 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   price_outlier_high: (s) => ({ price_usdc: s.priceUsdc, price_ratio_to_median: s.priceRatioToMedian, threshold_ratio: T.priceOutlierRatio }),
   high_concentration: (s) => ({ concentration_pct: s.concentrationPct, threshold_pct: T.highConcentrationPct }),
   unchallenged: (s) => ({ unchallenged_1h: s.unchallenged1h ?? 0, probes_1h: s.probes1h, price_usdc: s.priceUsdc }),
+  flapping: (s) => ({
+    probes_1h: s.probes1h,
+    healthy_1h: s.healthy1h ?? 0,
+    uptime_1h_pct: pct(s.healthy1h ?? 0, s.probes1h),
+    errors_30m: s.probes30m - s.healthy30m,
+    min_probes_1h: T.flapMinProbes1h,
+    min_uptime_1h_pct: T.flapMinUptime1hPct,
+    max_errors_30m: T.flapMaxErrors30m,
+  }),
   needs_input: (s) => ({
     needs_input_1h: s.needsInput1h ?? 0,
     probes_1h: s.probes1h,

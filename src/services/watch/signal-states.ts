@@ -37,6 +37,8 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now:
   high_concentration: (s) => s.concentrationPct !== null,
   // A fresh answer (healthy or not) proves whether the listing asked for payment in the hour.
   unchallenged: (s, _h, now) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs,
+  // Cleared only on an hour with enough judged probes to say it was mostly healthy (decision 0049).
+  flapping: (s, _h, now) => probed(s, now) && s.probes1h >= T.flapMinProbes1h,
   // Likewise whether its answers in the hour were mostly refusals of our input (decision 0046).
   needs_input: (s, _h, now) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs,
   // A quote rule is decided once a challenge was read; cloaking only once two profiles were compared.
