@@ -14,6 +14,9 @@ describe("flapping", () => {
     expect(judged({ probes1h: 12, healthy1h: 10, probes30m: 6, healthy30m: 3 }).reason_codes).toEqual(["flapping"]);
     expect(judged({ probes1h: 12, healthy1h: 10, probes30m: 6, healthy30m: 4 }).reason_codes).toEqual([]);
     expect(judged({ probes1h: 3, healthy1h: 1, probes30m: 3, healthy30m: 1 }).reason_codes).toEqual([]);
+    // One failure among a new listing's four probes is failing's alone, though 75 % is under the floor.
+    expect(judged({ probes1h: 4, healthy1h: 3, probes30m: 4, healthy30m: 3, failStreak: 1 }).reason_codes).toEqual(["failing"]);
+    expect(judged({ probes1h: 5, healthy1h: 3, probes30m: 5, healthy30m: 3 }).reason_codes).toEqual(["flapping"]);
   });
 
   it("turns the issue's flapper from pay to investigate the moment it is back", () => {

@@ -33,9 +33,11 @@ export interface Verdict {
 
 const fresh = (s: SignalInput, now: number) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs;
 const uptimePct = (healthy: number, probes: number) => (probes === 0 ? null : (healthy / probes) * 100);
+// One failure among a new listing's first probes is `failing`'s to report, not a flapper: two at least.
 const flappingHour = (s: SignalInput) =>
   s.probes1h >= T.flapMinProbes1h &&
-  ((uptimePct(s.healthy1h ?? 0, s.probes1h) ?? 100) < T.flapMinUptime1hPct || s.probes30m - s.healthy30m > T.flapMaxErrors30m);
+  ((s.probes1h - (s.healthy1h ?? 0) >= 2 && (uptimePct(s.healthy1h ?? 0, s.probes1h) ?? 100) < T.flapMinUptime1hPct) ||
+    s.probes30m - s.healthy30m > T.flapMaxErrors30m);
 
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {
