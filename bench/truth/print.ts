@@ -5,6 +5,7 @@ import { readHistory } from "./history.js";
 import { isDown } from "./hosts.js";
 import { extraLoad, politeness } from "./load.js";
 import { agreementLines, TARGET_MS, timeLine } from "./report.js";
+import { actionsOfKinds, diesEarlyLine, SHAPE_KINDS } from "./shapes-report.js";
 import type { Agreement, VerdictSample } from "./samples.js";
 import { scoreCodes, scoreTable } from "./score.js";
 import type { TruthService } from "./service.js";
@@ -41,7 +42,7 @@ export async function printReport(r: RunRecord): Promise<void> {
   const history = await readHistory(r.db);
   const truths = new Map<string, Truth>();
   for (const e of r.fleet.endpoints) truths.set(e.url, benchTruth(e));
-  for (const d of r.svc.demo.endpoints) truths.set(d.url, demoTruth(d, r.start, r.end));
+  for (const d of r.svc.demo.endpoints) truths.set(d.url, demoTruth(d, r.start, r.end, history.get(d.url)?.probes[0]?.at));
   const settled = r.fleet.endpoints.filter((e) => e.group !== "new").length;
   const cycles = (r.end - r.start) / r.intervalMs;
   const to = (f: (c: Change) => boolean) => r.changes.filter(f).length;
@@ -64,6 +65,7 @@ export async function printReport(r: RunRecord): Promise<void> {
 
   console.log("action agreement (preflight, forensics, and the stored verdict the blacklist and alternatives read; same URL, same moment):");
   for (const line of agreementLines(r.agreements, r.inFlux, r.failed, truths)) console.log(line);
+  for (const line of actionsOfKinds(r.agreements, truths, SHAPE_KINDS)) console.log(line);
 
   const ds = detections(truths.values(), history, r.answers);
   console.log(
@@ -79,6 +81,7 @@ export async function printReport(r: RunRecord): Promise<void> {
     const at = ds.find((d) => d.url === url && d.type === "dead")?.detectedAt;
     console.log(`  demo ${kind}: dead ${at ? `${s(at - r.start)} after the service started` : "not within the run"}`);
   }
+  console.log(`  ${diesEarlyLine(r.svc.demo.endpoints, ds, r.start)}`);
 
   const load = extraLoad(truths.values(), history, r.start, r.end, r.intervalMs);
   const extra = load.slot === 0 ? NaN : load.confirm / load.slot;

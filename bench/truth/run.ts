@@ -21,6 +21,7 @@ import { settleFleet } from "./settle.js";
 import { CATALOG_POLL_SECONDS, PROBE_INTERVAL_SECONDS, startTruthService } from "./service.js";
 import { startTracker, type Answer } from "./tracker.js";
 import { settledBy } from "./timing.js";
+import { DOWN_KINDS } from "./truth.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 420);
 const INTERVAL_MS = PROBE_INTERVAL_SECONDS * 1000;
@@ -47,7 +48,7 @@ try {
 
   const both = (a: Answer, down: boolean) => settledBy("confidence")(a) && (!down || settledBy("dead")(a));
   for (const d of svc.demo.endpoints) {
-    const down = ["dead_5xx", "dead_refused", "zombie"].includes(d.kind);
+    const down = DOWN_KINDS.has(d.kind);
     // The flapping endpoint may change phase during the run: asked until the end.
     tracker.watch(d.url, d.kind === "flapping" ? () => false : (a) => both(a, down));
   }

@@ -1,4 +1,4 @@
-import { DEFAULT_FLAP_PERIOD_MS, flapIsDown, type DemoEndpoint } from "../../src/demo/index.js";
+import { DEFAULT_FLAP_PERIOD_MS, DIES_EARLY_AFTER_MS, flapIsDown, type DemoEndpoint } from "../../src/demo/index.js";
 import type { BenchEndpoint } from "./fleet.js";
 import { isDown } from "./hosts.js";
 
@@ -15,6 +15,8 @@ export const SCORED = [
   "spa_fallback",
   "price_outlier_high",
   "slow_p99",
+  "needs_input",
+  "flapping",
 ] as const;
 
 /** Codes left out, and why. */
@@ -55,16 +57,25 @@ export function benchTruth(e: BenchEndpoint): Truth {
 }
 
 const ALWAYS_DOWN = new Set(["dead_5xx", "dead_refused", "zombie"]);
+/** Demo kinds labelled down at some moment of a run: the bench watches them until dead. */
+export const DOWN_KINDS = new Set([...ALWAYS_DOWN, "dies_early"]);
 
-/** A demo endpoint's labels (src/demo/expectations.ts), its state over [from, to] included (the flapping one by wall clock). */
-export function demoTruth(d: DemoEndpoint, from: number, to: number): Truth {
-  const codes = d.expected.warnings.filter((w) => w !== "dead" && (SCORED as readonly string[]).includes(w));
+/**
+ * A demo endpoint's labels (src/demo/expectations.ts), its state over [from, to] included: the
+ * flapping one by wall clock, the early dier from DIES_EARLY_AFTER_MS after its first request
+ * (`firstProbeAt`, the service's first probe of it). The flapping code of the flapping endpoint
+ * is unscored: whether its last hour is mostly healthy depends on the phase the run falls in.
+ */
+export function demoTruth(d: DemoEndpoint, from: number, to: number, firstProbeAt?: number): Truth {
+  const codes = d.expected.warnings.filter((w) => w !== "dead" && (SCORED as readonly string[]).includes(w) && !(d.kind === "flapping" && w === "flapping"));
   const timeline = [{ at: Number.NEGATIVE_INFINITY, down: ALWAYS_DOWN.has(d.kind) }];
+  if (d.kind === "dies_early" && firstProbeAt !== undefined) timeline.push({ at: firstProbeAt + DIES_EARLY_AFTER_MS, down: true });
   if (d.kind === "flapping") {
     const period = DEFAULT_FLAP_PERIOD_MS;
     timeline[0]!.down = flapIsDown(period, from);
     for (let b = Math.ceil(from / period) * period; b <= to; b += period) timeline.push({ at: b, down: flapIsDown(period, b) });
   }
   const kind = `${d.kind} ${d.method} ${new URL(d.url).pathname}`;
-  return { url: d.url, source: "demo", kind, timeline, codes, ...(d.expected.mayAlso ? { unscored: [...d.expected.mayAlso] } : {}) };
+  const unscored = [...(d.expected.mayAlso ?? []), ...(d.kind === "flapping" ? ["flapping"] : [])];
+  return { url: d.url, source: "demo", kind, timeline, codes, ...(unscored.length ? { unscored } : {}) };
 }

@@ -47,3 +47,12 @@ export const SWITCHED_PAY_TO = "0xBAd0000000000000000000000000000000000Bad";
 
 /** A token that calls itself USDC at an address that is not the network's USDC. */
 export const LOOKALIKE_USDC = { address: "0x05dc0000000000000000000000000000000005DC", name: "USDC", version: "2" } as const;
+
+/**
+ * The endpoint that dies early answers 500 from this long after its first request on: healthy
+ * at first sight, failing within its first probe interval (decision 0047's case).
+ */
+export const DIES_EARLY_AFTER_MS = 60_000;
+
+/** The large challenge quotes this many accepts on other chains before the listing's own. */
+export const BIG_CHALLENGE_OTHER_ACCEPTS = 40;

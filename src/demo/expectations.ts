@@ -1,8 +1,8 @@
 import type { DemoExpectation, DemoKind } from "./types.js";
 
 /**
- * What each kind is there to teach: the naked-probe answer and the warnings (docs/signals.md) the
- * service should give (signals.md thresholds). Forensics-only codes are listed where the kind
+ * What each kind is there to teach: the naked-probe answer and the codes (docs/signals.md) the
+ * service should give in `reason_codes` (signals.md thresholds; `warnings` keeps the spec's). Forensics-only codes are listed where the kind
  * is built to show them. `high_concentration` is left out: in a catalog this small most
  * providers hold more than 5% of it, so it fires broadly in forensics. `npm run bench:truth`
  * scores the service against these labels (docs/benchmarks.md).
@@ -42,9 +42,9 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
   },
   flapping: {
     naked: "402_or_503_by_phase",
-    warnings: ["dead", "mostly_dead"],
+    warnings: ["dead", "mostly_dead", "flapping"],
     delistReasons: [],
-    note: "alternates flapPeriodMs up, flapPeriodMs down by wall clock; dead from the third failed probe in a row of a down phase (its first one at the slot, two confirmations 45 s apart), cleared at the first healthy probe; uptime near 50%",
+    note: "alternates flapPeriodMs up, flapPeriodMs down by wall clock; dead from the third failed probe in a row of a down phase (its first one at the slot, two confirmations 45 s apart), cleared at the first healthy probe; uptime near 50%; once it has been down, flapping (investigate, never pay) while its last hour is not mostly healthy (decision 0049); before its first down phase it reads pay like any healthy listing",
   },
   wildcard_402: {
     naked: "402_challenge",
@@ -102,5 +102,30 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     warnings: ["asset_not_usdc"],
     delistReasons: [],
     note: "listed in USDC; its challenge names a token called USDC at another address: skip from its first probe",
+  },
+  // The real ecosystem's shapes (issue 37, plan/ecosystem-shapes.ts).
+  needs_query: {
+    naked: "422_without_declared_input",
+    warnings: [],
+    delistReasons: [],
+    note: "validates before it quotes: 422 without its declared query parameter (GET) or JSON body field (POST), 402 with it; probed with its declared input (decision 0046) it reads pay once probed; the POST one answers 422 to the profiles that send no body example (needs_input outcomes beside healthy ones, so no code)",
+  },
+  needs_input: {
+    naked: "422_always",
+    warnings: ["needs_input"],
+    delistReasons: [],
+    note: "422 to every request, its declared body example included: needs_input (investigate) from its first probes, never failing, dead or zombie (decision 0046)",
+  },
+  big_challenge: {
+    naked: "402_large_challenge",
+    warnings: [],
+    delistReasons: [],
+    note: "a PAYMENT-REQUIRED header of about 100 KiB (forty accepts on other chains before its own, a Bazaar extension with a long output example): read whole (up to 128 KiB, decision 0047's probing note), clean: pay once probed",
+  },
+  dies_early: {
+    naked: "402_then_5xx",
+    warnings: ["dead"],
+    delistReasons: [],
+    note: "healthy at first sight, 500 for good from DIES_EARLY_AFTER_MS (1 min) after its first request, inside its first probe interval: dead within 3 minutes of its first failed probe (decision 0047); its service keeps healthy endpoints, so no zombie",
   },
 };

@@ -5,6 +5,7 @@ import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { EXPECTATIONS } from "./expectations.js";
 import type { ListingSpec } from "./plan/listing-spec.js";
+import { ECOSYSTEM_SHAPE_LISTINGS } from "./plan/ecosystem-shapes.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, REFUSED_LISTINGS, SPA_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
 import { QUOTE_TRAP_LISTINGS } from "./plan/quote-traps.js";
@@ -35,7 +36,7 @@ const place = (origin: string, specs: readonly ListingSpec[]): PlacedListing[] =
 /** Every built-in listing, placed on its host. */
 export function layOut(hosts: Omit<DemoHosts, "catalog">, resold: readonly ListingSpec[]): PlacedListing[] {
   return [
-    ...place(hosts.marketplace, MARKETPLACE_LISTINGS),
+    ...place(hosts.marketplace, [...MARKETPLACE_LISTINGS, ...ECOSYSTEM_SHAPE_LISTINGS]),
     ...place(hosts.refused, REFUSED_LISTINGS),
     ...place(hosts.zombie, ZOMBIE_LISTINGS),
     ...place(hosts.premium, PREMIUM_LISTINGS),

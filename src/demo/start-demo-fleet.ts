@@ -4,6 +4,7 @@ import { catalogApp } from "./catalog/catalog-app.js";
 import { CatalogStore } from "./catalog/catalog-store.js";
 import { CATALOG_PATH, DEFAULT_FLAP_PERIOD_MS, DEFAULT_HOST, DEFAULT_QUOTE_SWITCH_MS, DEFAULT_SLOW_MS, STOP_GRACE_MS } from "./constants.js";
 import { createPaymentTerms, describeEndpoint, layOut } from "./fleet-layout.js";
+import { ECOSYSTEM_SHAPE_LISTINGS } from "./plan/ecosystem-shapes.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
 import { QUOTE_TRAP_LISTINGS } from "./plan/quote-traps.js";
@@ -68,7 +69,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     const resold = resellerListings(marketplace.hostPort);
     const switchAt = new Date(clock.now().getTime() + quoteSwitchAfterMs);
     const common = { terms, clock, slowMs, flapPeriodMs, switchAt };
-    marketplace.mount(merchantApp({ ...common, origin: marketplace.origin, listings: MARKETPLACE_LISTINGS }).fetch);
+    marketplace.mount(merchantApp({ ...common, origin: marketplace.origin, listings: [...MARKETPLACE_LISTINGS, ...ECOSYSTEM_SHAPE_LISTINGS] }).fetch);
     zombie.mount(merchantApp({ ...common, origin: zombie.origin, listings: ZOMBIE_LISTINGS }).fetch);
     premium.mount(merchantApp({ ...common, origin: premium.origin, listings: PREMIUM_LISTINGS }).fetch);
     quotes.mount(merchantApp({ ...common, origin: quotes.origin, listings: QUOTE_TRAP_LISTINGS }).fetch);

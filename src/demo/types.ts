@@ -21,7 +21,11 @@ export type DemoKind =
   | "cloaked_quote"
   | "price_switch"
   | "pay_to_switch"
-  | "non_usdc_asset";
+  | "non_usdc_asset"
+  | "needs_query"
+  | "needs_input"
+  | "big_challenge"
+  | "dies_early";
 
 export type DemoMethod = "GET" | "POST";
 
@@ -30,7 +34,17 @@ export type DemoMethod = "GET" | "POST";
  * whose terms differ from the listed ones for some clients, from some moment, or always.
  */
 export type NakedResponse =
-  "402_challenge" | "402_challenge_after_delay" | "402_or_503_by_phase" | "5xx" | "connection_refused" | "200_html" | "402_unlisted_terms";
+  | "402_challenge"
+  | "402_challenge_after_delay"
+  | "402_or_503_by_phase"
+  | "5xx"
+  | "connection_refused"
+  | "200_html"
+  | "402_unlisted_terms"
+  | "422_without_declared_input"
+  | "422_always"
+  | "402_large_challenge"
+  | "402_then_5xx";
 
 /**
  * How a quote trap's challenge departs from its listing (decision 0020). `shownTo`: clients
@@ -47,7 +61,10 @@ export interface QuoteTrick {
 
 export interface DemoExpectation {
   naked: NakedResponse;
-  /** Warning codes (docs/signals.md) the service should give once the note's conditions hold. */
+  /**
+   * Codes (docs/signals.md) the service should give once the note's conditions hold, compared
+   * with `reason_codes` (every code; `warnings` holds the spec's only, decision 0045).
+   */
   warnings: string[];
   /** Delist-feed reasons (docs/delist.md) expected for the listing, e.g. `ghost_listing`. */
   delistReasons: string[];

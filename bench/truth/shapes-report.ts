@@ -1,0 +1,43 @@
+import type { DemoEndpoint } from "../../src/demo/index.js";
+import type { Agreement } from "./samples.js";
+import { TARGET_MS } from "./report.js";
+import type { Detection } from "./timing.js";
+import type { Truth } from "./truth.js";
+
+/** The demo kinds of issue 37 (the real ecosystem's shapes) and the flapper, whose actions the report lists. */
+export const SHAPE_KINDS = ["needs_query", "needs_input", "big_challenge", "dies_early", "flapping"] as const;
+
+/** What each labelled action set allows: the label's action, by kind (src/demo/expectations.ts). */
+const ALLOWED: Readonly<Record<(typeof SHAPE_KINDS)[number], readonly string[]>> = {
+  needs_query: ["pay"],
+  needs_input: ["investigate"],
+  big_challenge: ["pay"],
+  // Healthy until its death, then dead: pay, then skip.
+  dies_early: ["pay", "skip"],
+  // Pay only before its first down phase; the run's phase decides (truth.ts).
+  flapping: ["pay", "investigate", "skip"],
+};
+
+/** Preflight's actions over the agreement samples of each kind, and the samples outside the label's. */
+export function actionsOfKinds(samples: readonly Agreement[], truths: ReadonlyMap<string, Truth>, kinds: readonly (typeof SHAPE_KINDS)[number][]): string[] {
+  const lines = ["actions of the ecosystem's shapes (preflight, over the agreement samples):"];
+  for (const kind of kinds) {
+    const of = samples.filter((a) => truths.get(a.url)?.kind.startsWith(`${kind} `));
+    const counts = new Map<string, number>();
+    for (const a of of) counts.set(a.preflight, (counts.get(a.preflight) ?? 0) + 1);
+    const outside = of.filter((a) => !ALLOWED[kind].includes(a.preflight)).length;
+    const shown = [...counts].map(([action, n]) => `${action} ${n}`).join(", ") || "no samples";
+    lines.push(`  ${kind}: ${shown}; outside the label (${ALLOWED[kind].join("/")}): ${outside}`);
+  }
+  return lines;
+}
+
+/** The early dier's time to dead, from its first failed probe (decision 0047's target: 3 minutes). */
+export function diesEarlyLine(demo: readonly DemoEndpoint[], ds: readonly Detection[], start: number): string {
+  const url = demo.find((d) => d.kind === "dies_early")?.url;
+  const d = ds.find((x) => x.url === url && x.type === "dead");
+  if (!d || d.origin === null) return "demo dies_early: no failed probe within the run";
+  if (!d.detectedAt) return `demo dies_early: first failed probe ${((d.origin - start) / 1000).toFixed(1)} s after the start, not dead within the run`;
+  const took = d.detectedAt - d.origin;
+  return `demo dies_early: dead ${(took / 1000).toFixed(1)} s after its first failed probe (${took <= TARGET_MS ? "within" : "OVER"} ${TARGET_MS / 1000} s; first failure ${((d.origin - start) / 1000).toFixed(1)} s after the start)`;
+}
