@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { normalizeCdpKeySecret, type CdpApiKey } from "./lib/cdp-key.js";
 import { shownSetting } from "./lib/redact.js";
@@ -112,6 +113,15 @@ const envSchema = z.object({
   CATALOG_SOURCE_GRACE_HOURS: z.coerce.number({ error: "must be a whole number of hours" }).int().min(1).max(720).default(24),
   PROBE_INTERVAL_SECONDS: seconds(5, 86_400).optional(),
   ALLOW_PRIVATE_TARGETS: bool("ALLOW_PRIVATE_TARGETS").optional(),
+  // Where this prober's probes leave from (decision 0048): a name stored with each probe, and a local address.
+  PROBE_VANTAGE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,39}$/i, "must be a name of 1 to 40 letters, digits, dots, dashes or underscores, starting with a letter or digit")
+    .default("default"),
+  PROBE_SOURCE_ADDRESS: z
+    .string()
+    .refine((v) => isIP(v) !== 0, "must be an IPv4 or IPv6 address of this host")
+    .optional(),
   // Customer-named URLs (live probes of uncatalogued URLs) have their own switch: the catalog's does not open them.
   ALLOW_PRIVATE_LIVE_PROBES: bool("ALLOW_PRIVATE_LIVE_PROBES").optional(),
   ALLOW_PRIVATE_WEBHOOKS: bool("ALLOW_PRIVATE_WEBHOOKS").optional(),
@@ -171,6 +181,10 @@ export interface Config {
   /** Hours after its last complete poll that a source's listings still count (docs/catalog.md, "Retirement"). */
   catalogSourceGraceHours: number;
   probeIntervalSeconds: number;
+  /** This prober's vantage name (PROBE_VANTAGE, default 'default'; decision 0048). */
+  probeVantage: string;
+  /** The local address probes leave from (PROBE_SOURCE_ADDRESS); undefined: the system's choice. */
+  probeSourceAddress: string | undefined;
   allowPrivateTargets: boolean;
   /** Live probes of customer-named URLs may reach loopback and private addresses; default on only in demo mode. */
   allowPrivateLiveProbes: boolean;
@@ -279,6 +293,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogPollSeconds: e.CATALOG_POLL_SECONDS,
     catalogSourceGraceHours: e.CATALOG_SOURCE_GRACE_HOURS,
     probeIntervalSeconds: e.PROBE_INTERVAL_SECONDS ?? (demoMode ? DEMO_DEFAULTS.probeIntervalSeconds : 600),
+    probeVantage: e.PROBE_VANTAGE,
+    probeSourceAddress: e.PROBE_SOURCE_ADDRESS,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS ?? demoMode,
     allowPrivateLiveProbes: e.ALLOW_PRIVATE_LIVE_PROBES ?? (demoMode && DEMO_DEFAULTS.allowPrivateLiveProbes),
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS ?? (demoMode && DEMO_DEFAULTS.allowPrivateWebhooks),

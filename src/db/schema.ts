@@ -190,6 +190,8 @@ export interface ProbesTable {
   quote_digest: string | null;
   /** The request profile the probe wore (src/services/probes/profiles.ts). */
   profile: string | null;
+  /** The prober's PROBE_VANTAGE (decision 0048); 'default' for a one-vantage deployment. */
+  vantage: Generated<string>;
 }
 
 /** One challenge entry's full terms, stored once by digest (packages/contracts/src/quote.ts). */
@@ -215,10 +217,29 @@ export interface ListingQuotesTable {
   listing_id: number;
   source: QuoteSource;
   profile: string;
+  /** The vantage that saw the terms (decision 0048). */
+  vantage: Generated<string>;
   digest: string;
   first_seen_at: Timestamp;
   last_seen_at: Timestamp;
   seen: Generated<number>;
+}
+
+/** A prober's vantage and its last cycle (decision 0048). */
+export interface ProbeVantagesTable {
+  name: string;
+  last_cycle_at: Timestamp;
+}
+
+/** A request that another vantage probe a listing before a critical flag is published (decision 0048). */
+export interface VantageConfirmationsTable {
+  listing_id: number;
+  requested_by: string;
+  requested_at: Timestamp;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+  confirmed_by: string | null;
+  confirmed_at: Timestamp | null;
 }
 
 /** HTTP status code (or 'network_error') -> count. */
@@ -514,6 +535,8 @@ export interface Database {
   probes: ProbesTable;
   quote_terms: QuoteTermsTable;
   listing_quotes: ListingQuotesTable;
+  probe_vantages: ProbeVantagesTable;
+  vantage_confirmations: VantageConfirmationsTable;
   probe_hourly: ProbeHourlyTable;
   host_checks: HostChecksTable;
   signal_snapshots: SignalSnapshotsTable;

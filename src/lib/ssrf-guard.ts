@@ -103,6 +103,8 @@ export interface GuardedDispatcherOptions {
   bodyTimeoutMs?: number;
   /** Name resolution (default: the system resolver); tests point names at chosen addresses. */
   lookup?: LookupFunction;
+  /** The local address connections leave from (a prober's PROBE_SOURCE_ADDRESS, decision 0048). */
+  localAddress?: string;
 }
 
 /** An undici Agent whose every connection passes the SSRF guard unless allowPrivate is set. */
@@ -117,7 +119,7 @@ export function createGuardedDispatcher(opts: GuardedDispatcherOptions): Agent {
       callback(new SsrfBlockedError(options.hostname, options.hostname), null);
       return;
     }
-    base(options, callback);
+    base(opts.localAddress === undefined ? options : { ...options, localAddress: opts.localAddress }, callback);
   };
   return new Agent({
     connect,

@@ -39,6 +39,9 @@ export interface ServicesConfig {
   datasetMinEvidenceHours: number;
   maxEntries: number;
   probeIntervalSeconds: number;
+  /** PROBE_VANTAGE and PROBE_SOURCE_ADDRESS (decision 0048); absent: 'default', the system's address. */
+  probeVantage?: string;
+  probeSourceAddress?: string | undefined;
   reportCacheRows: number;
 }
 

@@ -226,6 +226,20 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     challenge_version: "number null",
     quote_digest: "string null",
     profile: "string null",
+    vantage: "string not null",
+  },
+  probe_vantages: {
+    name: "string not null",
+    last_cycle_at: "timestamptz not null",
+  },
+  vantage_confirmations: {
+    listing_id: "number not null",
+    requested_by: "string not null",
+    requested_at: "timestamptz not null",
+    lease_owner: "string null",
+    lease_until: "timestamptz null",
+    confirmed_by: "string null",
+    confirmed_at: "timestamptz null",
   },
   quote_terms: {
     digest: "string not null",
@@ -262,6 +276,7 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
     listing_id: "number not null",
     source: "string not null",
     profile: "string not null",
+    vantage: "string not null",
     digest: "string not null",
     first_seen_at: "timestamptz not null",
     last_seen_at: "timestamptz not null",

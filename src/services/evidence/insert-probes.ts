@@ -3,7 +3,7 @@ import { requirementDigest } from "@x402-lookout/contracts/quote";
 import type { Database } from "../../db/schema.js";
 import type { ProbeRecord } from "./probe-record.js";
 
-const COLUMNS = sql`listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version, quote_digest, profile`;
+const COLUMNS = sql`listing_id, probed_at, outcome, status_code, error_kind, latency_ms, price_usdc, challenge_version, quote_digest, profile, vantage`;
 
 /** quote_terms.digest of each record's terms (src/services/quotes/record.ts stores the terms). */
 export const quoteDigests = (r: readonly ProbeRecord[]): Promise<Array<string | null>> =>
@@ -14,7 +14,7 @@ export const probeRows = (r: readonly ProbeRecord[], digests: ReadonlyArray<stri
     ${r.map((p) => p.listingId)}::bigint[], ${r.map((p) => p.probedAt.toISOString())}::timestamptz[], ${r.map((p) => p.outcome)}::text[],
     ${r.map((p) => p.statusCode)}::integer[], ${r.map((p) => p.errorKind)}::text[], ${r.map((p) => p.latencyMs)}::integer[],
     ${r.map((p) => p.priceUsdc)}::numeric[], ${r.map((p) => p.challengeVersion)}::smallint[],
-    ${[...digests]}::text[], ${r.map((p) => p.profile)}::text[]) as v(${COLUMNS})`;
+    ${[...digests]}::text[], ${r.map((p) => p.profile)}::text[], ${r.map((p) => p.vantage ?? "default")}::text[]) as v(${COLUMNS})`;
 
 /** The prober's write batch as one insert, a named CTE (its statement also ends the batch's leases). */
 export const probesInsert = (name: string, r: readonly ProbeRecord[], digests: ReadonlyArray<string | null>) => sql`${sql.id(name)} as (

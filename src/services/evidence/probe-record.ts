@@ -23,4 +23,6 @@ export interface ProbeRecord {
   quote: QuoteTerms | null;
   /** The request profile the probe wore (src/services/probes/profiles.ts); null when unknown (imported). */
   profile: string | null;
+  /** The prober's vantage (decision 0048); absent: 'default' (one vantage, imports, live probes). */
+  vantage?: string;
 }

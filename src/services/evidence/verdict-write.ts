@@ -5,11 +5,14 @@ import { blacklistReasons, type ListingRow, type SignalContext, signalInput, sto
 import { LOCKS } from "../../db/jobs/exclusive.js";
 import { feedEntryOf, sameFeed, type FeedState } from "./feed-entry.js";
 import { judge } from "./verdict.js";
+import { liveVantages } from "../probes/vantages.js";
+import { applyGate, type VantageColumns } from "./vantage-gate-sql.js";
+import { vantageGate } from "./vantage-gate.js";
 
 export const WRITE_CHUNK = 2000;
 
 /** A listing's row as the verdict passes read it: its evidence, the verdict it stores and its feed entry. */
-export interface StoredRow extends ListingRow, FeedState {
+export interface StoredRow extends ListingRow, FeedState, Partial<VantageColumns> {
   warnings: string[] | null;
   critical: boolean | null;
   blacklist_reasons: string[] | null;
@@ -27,13 +30,18 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * the feed lock held shared: decision 0022); returns how many rows it wrote.
  */
 export async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], contextOf: (row: StoredRow) => SignalContext | null, now: Date) {
-  const updates = rows
-    .map((row) => {
-      const context = contextOf(row);
-      const v = verdictOf(row, context, now);
-      const feed = feedEntryOf(row, context, { warnings: v.warnings, risk_score: v.risk }, now);
-      return { row, v, feed };
-    })
+  const live = await liveVantages(db, now);
+  const gated = rows.map((row) => {
+    const context = contextOf(row);
+    const v = verdictOf(row, context, now);
+    const feed = feedEntryOf(row, context, { warnings: v.warnings, risk_score: v.risk }, now);
+    const gate = vantageGate({ critical: row.critical, last_outcome: row.last_outcome, ...vantageOf(row) }, v.critical, live, now);
+    return { row, v, feed, gate };
+  });
+  // A critical verdict one vantage raised waits for another's probe (decision 0048); the request says so.
+  await applyGate(db, gated, now);
+  const updates = gated
+    .filter(({ gate }) => !gate.hold)
     // Only what changed is written: between two recomputes most verdicts stay as they were.
     .filter(({ row, v, feed }) => !unchanged(row, v) || !sameFeed(row, feed))
     .map(({ v, feed }) => ({ ...v, feed }))
@@ -71,6 +79,14 @@ export async function writeChanged(db: Kysely<Database>, rows: readonly StoredRo
 }
 
 type VerdictWrite = ReturnType<typeof verdictOf>;
+
+const vantageOf = (row: StoredRow) => ({
+  last_vantage: row.last_vantage ?? null,
+  last_probed_at: row.last_probed_at ? new Date(row.last_probed_at) : null,
+  confirm: row.confirm
+    ? { ...row.confirm, requested_at: new Date(row.confirm.requested_at), confirmed_at: row.confirm.confirmed_at ? new Date(row.confirm.confirmed_at) : null }
+    : null,
+});
 
 function verdictOf(row: StoredRow, context: SignalContext | null, now: Date) {
   const verdict = judge(signalInput(row, context), now);

@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.js";
 import { computeContexts, selectListingRows, storedContext } from "../signals/index.js";
 import type { FeedEntry } from "./feed-entry.js";
 import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
+import { vantageSelections } from "./vantage-gate-sql.js";
 
 /**
  * The full pass, every VERDICT_RECOMPUTE_MS: the verdict of every active listing from its snapshot
@@ -60,4 +61,5 @@ const storedVerdictRows = (db: Kysely<Database>) =>
     sql<FeedEntry | null>`s.feed`.as("feed"),
     // Listed again after it left: its entry needs a number above its tombstone's.
     sql<boolean>`exists (select 1 from verdict_removals r where r.listing_id = l.id and r.seq > s.feed_seq)`.as("feed_removed"),
+    ...vantageSelections,
   ]);

@@ -15,7 +15,7 @@ import type { ProbeStrategy } from "./types.js";
  * The input a catalog item declares (decision 0046): the v2 Bazaar extension's, else a v1
  * item's top-level inputSchema (as PayAI lists it) or its first accepts entry's outputSchema.input.
  */
-const DECLARED_INPUT = sql`coalesce(l.raw #> '{extensions,bazaar,info,input}', l.raw -> 'inputSchema', l.raw #> '{accepts,0,outputSchema,input}')`;
+export const DECLARED_INPUT = sql`coalesce(l.raw #> '{extensions,bazaar,info,input}', l.raw -> 'inputSchema', l.raw #> '{accepts,0,outputSchema,input}')`;
 
 /** Active listings as leased jobs: due at their next probe slot. */
 const LISTINGS: LeaseTable<"listings"> = { table: "listings", key: "id", keyType: "bigint", due: "next_probe_at", expired: "<" };
@@ -30,6 +30,7 @@ export function endpointStrategy(
   intervalMs: number,
   metrics: ProbeMetrics,
   onRefused: (job: EndpointJob) => void = () => {},
+  vantage = "default",
 ): ProbeStrategy<EndpointJob, ProbeRecord> {
   const leaseMs = endpointLeaseMs(intervalMs);
   return {
@@ -95,7 +96,7 @@ export function endpointStrategy(
     },
 
     async run(job, http, now) {
-      const result = await probeEndpoint(job, http, now);
+      const result = { ...(await probeEndpoint(job, http, now)), vantage };
       metrics.probes.inc({ outcome: result.outcome });
       if (result.outcome === "blocked") onRefused(job);
       if (result.latencyMs !== null) metrics.probeDuration.observe({ outcome: result.outcome }, result.latencyMs / 1000);

@@ -13,6 +13,8 @@ import { logCycle, type CycleSummary } from "./cycle-summary.js";
 import { endpointStrategy } from "./endpoint-strategy.js";
 import { hostCheckStrategy } from "./host-check-strategy.js";
 import { createHttpClient } from "./http-client.js";
+import { DEFAULT_VANTAGE, markVantageCycle } from "./vantages.js";
+import { vantageConfirmStrategy } from "./vantage-confirm-strategy.js";
 import { probeMetrics } from "./metrics.js";
 import { drainDue, type DrainResult, type SchedulerDeps } from "./scheduler.js";
 import type { Job, ProbeStrategy } from "./types.js";
@@ -33,6 +35,9 @@ export interface ProbeRunnerDeps {
   publicBaseUrl: string;
   probeIntervalSeconds: number;
   allowPrivateTargets: boolean;
+  /** PROBE_VANTAGE (default 'default') and PROBE_SOURCE_ADDRESS (decision 0048). */
+  probeVantage?: string;
+  probeSourceAddress?: string | undefined;
 }
 
 export interface ProberOptions {
@@ -47,6 +52,9 @@ export interface ProberOptions {
   limits?: Partial<HostLimiterOptions>;
   /** Name resolution for outbound requests (tests). */
   lookup?: LookupFunction;
+  /** Default: deps.probeVantage, deps.probeSourceAddress (tests run two vantages in one process). */
+  vantage?: string;
+  sourceAddress?: string;
 }
 
 export type { CycleSummary };
@@ -77,6 +85,7 @@ function refusedOnce(log: Logger): (job: { host: string; url: string }) => void 
 export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {}): ProbeRunner {
   const { log, clock } = deps;
   const metrics = probeMetrics(deps.metrics);
+  const vantage = opts.vantage ?? deps.probeVantage ?? DEFAULT_VANTAGE;
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const timeoutMs = opts.timeoutMs ?? C.PROBE_TIMEOUT_MS;
   const limits = {
@@ -93,6 +102,7 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
     keepAliveTimeoutMs: C.KEEP_ALIVE_TIMEOUT_MS,
     maxHeaderSize: C.MAX_RESPONSE_HEADER_BYTES,
     lookup: opts.lookup,
+    localAddress: opts.sourceAddress ?? deps.probeSourceAddress,
   });
   const stop = new AbortController();
   const limiter = new HostLimiter(limits);
@@ -104,7 +114,8 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
   });
   // The registry: the scheduler runs each kind the same way and never branches on it.
   const registry = {
-    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? deps.probeIntervalSeconds) * 1000, metrics, refusedOnce(log))),
+    endpoint: registered(endpointStrategy((opts.intervalSeconds ?? deps.probeIntervalSeconds) * 1000, metrics, refusedOnce(log), vantage)),
+    confirm: registered(vantageConfirmStrategy(vantage, metrics)),
     host_check: registered(hostCheckStrategy(metrics)),
   };
   let maintainedAt = Number.NEGATIVE_INFINITY;
@@ -123,7 +134,9 @@ export function createProbeRunner(deps: ProbeRunnerDeps, opts: ProberOptions = {
       }
       const t1 = performance.now();
       const drain = { db: deps.db.db, clock, log, http, owner, stopping: () => stop.signal.aborted };
-      const [probes, hosts] = await Promise.all([registry.endpoint(drain), registry.host_check(drain)]);
+      await markVantageCycle(deps.db.db, vantage, startedAt);
+      const [probes, hosts, confirms] = await Promise.all([registry.endpoint(drain), registry.host_check(drain), registry.confirm(drain)]);
+      probes.listingIds.push(...confirms.listingIds);
       const probeMs = performance.now() - t1;
       // The stored verdicts of what was just probed follow at once; the full pass is the safety net.
       const { snapshots, verdicts } = await refreshEvidence(deps, probes.listingIds);

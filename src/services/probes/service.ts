@@ -8,6 +8,8 @@ export interface ProbesConfig {
   publicBaseUrl: string;
   probeIntervalSeconds: number;
   allowPrivateTargets: boolean;
+  probeVantage?: string;
+  probeSourceAddress?: string | undefined;
 }
 
 export interface ProbesDeps {
@@ -21,11 +23,11 @@ export interface ProbesDeps {
 
 /** The prober's work as the job runtime runs it: each prober process makes one runner. */
 export function createProbesService({ db, clock, log, metrics, config }: ProbesDeps) {
-  const { publicBaseUrl, probeIntervalSeconds, allowPrivateTargets } = config;
+  const { publicBaseUrl, probeIntervalSeconds, allowPrivateTargets, probeVantage, probeSourceAddress } = config;
   return {
     /** `runLog`: the worker's logger (its fields name the worker). */
     runner: (opts: ProberOptions = {}, runLog: Logger = log) =>
-      createProbeRunner({ db, clock, log: runLog, metrics, publicBaseUrl, probeIntervalSeconds, allowPrivateTargets }, opts),
+      createProbeRunner({ db, clock, log: runLog, metrics, publicBaseUrl, probeIntervalSeconds, allowPrivateTargets, probeVantage, probeSourceAddress }, opts),
   };
 }
 

@@ -6,6 +6,8 @@ import { settleSources, type SourceTerms } from "./source-claims.js";
 /** One span of listing_quotes (source probe) with its terms. */
 export interface QuoteSpan {
   profile: string;
+  /** The vantage that saw it (decision 0048); absent: 'default'. */
+  vantage?: string;
   first_seen_at: Date;
   last_seen_at: Date;
   network: string;
@@ -25,19 +27,23 @@ const maxOf = (xs: bigint[]) => xs.reduce((a, b) => (a > b ? a : b));
 const offer = (s: QuoteSpan) => `${s.amount}@${s.pay_to === null ? "" : canonicalAddress(s.pay_to)}`;
 
 /**
- * Cloaking: two request profiles, both seen in the window, whose offers (price and payee) never
- * met while their spans overlapped. An honest change shows every profile both offers, so their
- * sets meet; a quote shown only to some clients keeps them apart (decision 0020).
+ * Cloaking: two request profiles, or two vantages (decision 0048), both seen in the window, whose
+ * offers (price and payee) never met while their spans overlapped. An honest change shows every
+ * profile both offers, so their sets meet; a quote shown only to some clients keeps them apart (decision 0020).
  */
 function profilesDisagree(spans: readonly QuoteSpan[], since: number): boolean {
+  return disagree(spans, since, (s) => s.profile) || disagree(spans, since, (s) => s.vantage ?? "default");
+}
+
+function disagree(spans: readonly QuoteSpan[], since: number, axis: (s: QuoteSpan) => string): boolean {
   const byProfile = new Map<string, { offers: Set<string>; from: number; to: number }>();
   for (const s of spans) {
     if (s.last_seen_at.getTime() < since) continue;
-    const p = byProfile.get(s.profile) ?? { offers: new Set<string>(), from: Infinity, to: -Infinity };
+    const p = byProfile.get(axis(s)) ?? { offers: new Set<string>(), from: Infinity, to: -Infinity };
     p.offers.add(offer(s));
     p.from = Math.min(p.from, Math.max(since, s.first_seen_at.getTime()));
     p.to = Math.max(p.to, s.last_seen_at.getTime());
-    byProfile.set(s.profile, p);
+    byProfile.set(axis(s), p);
   }
   const profiles = [...byProfile.values()];
   return profiles.some((a, i) => profiles.slice(i + 1).some((b) => a.from <= b.to && b.from <= a.to && ![...a.offers].some((o) => b.offers.has(o))));

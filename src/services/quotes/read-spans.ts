@@ -11,7 +11,7 @@ import { observedQuote, withCatalog, type QuoteSpan } from "./observed.js";
 export async function observedQuotes(db: Kysely<Database>, listingIds: readonly number[], now: Date): Promise<Map<number, ObservedQuote | null>> {
   const since = new Date(now.getTime() - T.payToWindowMs).toISOString();
   const { rows } = await sql<QuoteSpan & { listing_id: number }>`
-    select q.listing_id, q.profile, q.first_seen_at, q.last_seen_at,
+    select q.listing_id, q.profile, q.vantage, q.first_seen_at, q.last_seen_at,
            t.network, t.asset, t.pay_to, t.amount::text as amount, t.scheme, t.resource_url, t.malformed
     from listing_quotes as q join quote_terms as t using (digest)
     where q.listing_id = any(${[...listingIds]}::bigint[]) and q.source = 'probe'

@@ -8,6 +8,8 @@ export interface QuoteSighting {
   at: Date;
   source: QuoteSource;
   profile: string;
+  /** The vantage that saw the terms (decision 0048); absent: 'default'. */
+  vantage?: string;
   terms: QuoteTerms;
   /** The terms' digest, when the caller has it already. */
   digest?: string | null;
@@ -26,12 +28,12 @@ async function spans(sightings: readonly QuoteSighting[]): Promise<Span[]> {
   const byKey = new Map<string, Span>();
   const digests = await Promise.all(sightings.map((s) => s.digest ?? requirementDigest(s.terms)));
   sightings.forEach((s, i) => {
-    const key = [s.listingId, s.source, s.profile, digests[i]].join("\u0000");
+    const key = [s.listingId, s.source, s.profile, s.vantage ?? "default", digests[i]].join("\u0000");
     const span = byKey.get(key);
     if (!span) byKey.set(key, { s, digest: digests[i]!, first: s.at, last: s.at, seen: 1 });
     else Object.assign(span, { first: s.at < span.first ? s.at : span.first, last: s.at > span.last ? s.at : span.last, seen: span.seen + 1 });
   });
-  const sortKey = (x: Span) => [String(x.s.listingId).padStart(20, "0"), x.s.source, x.s.profile, x.digest].join("\u0000");
+  const sortKey = (x: Span) => [String(x.s.listingId).padStart(20, "0"), x.s.source, x.s.profile, x.s.vantage ?? "default", x.digest].join("\u0000");
   return [...byKey.values()].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
 }
 
@@ -56,13 +58,13 @@ export async function recordQuotes(db: Kysely<Database>, sightings: readonly Quo
       on conflict (digest) do nothing
       returning 1
     )
-    insert into listing_quotes (listing_id, source, profile, digest, first_seen_at, last_seen_at, seen)
+    insert into listing_quotes (listing_id, source, profile, vantage, digest, first_seen_at, last_seen_at, seen)
     select * from unnest(
-      ${rows.map((r) => r.s.listingId)}::bigint[], ${rows.map((r) => r.s.source)}::text[], ${rows.map((r) => r.s.profile)}::text[],
+      ${rows.map((r) => r.s.listingId)}::bigint[], ${rows.map((r) => r.s.source)}::text[], ${rows.map((r) => r.s.profile)}::text[], ${rows.map((r) => r.s.vantage ?? "default")}::text[],
       ${rows.map((r) => r.digest)}::text[], ${rows.map((r) => r.first.toISOString())}::timestamptz[],
       ${rows.map((r) => r.last.toISOString())}::timestamptz[], ${rows.map((r) => r.seen)}::integer[]
     )
-    on conflict (listing_id, source, profile, digest) do update set
+    on conflict (listing_id, source, profile, vantage, digest) do update set
       first_seen_at = least(listing_quotes.first_seen_at, excluded.first_seen_at),
       last_seen_at = greatest(listing_quotes.last_seen_at, excluded.last_seen_at),
       seen = listing_quotes.seen + excluded.seen`.execute(db);
@@ -70,11 +72,21 @@ export async function recordQuotes(db: Kysely<Database>, sightings: readonly Quo
 
 /** The sightings of a prober's write batch (probe records, their terms' digests): every probe that read a challenge. */
 export const probeSightings = (
-  probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string | null; quote: QuoteTerms | null }>,
+  probes: ReadonlyArray<{ listingId: number; probedAt: Date; profile: string | null; quote: QuoteTerms | null; vantage?: string }>,
   digests: ReadonlyArray<string | null>,
 ): QuoteSighting[] =>
   probes.flatMap((p, i) =>
     p.quote && p.profile !== null
-      ? [{ listingId: p.listingId, at: p.probedAt, source: "probe" as const, profile: p.profile, terms: p.quote, digest: digests[i] ?? null }]
+      ? [
+          {
+            listingId: p.listingId,
+            at: p.probedAt,
+            source: "probe" as const,
+            profile: p.profile,
+            vantage: p.vantage,
+            terms: p.quote,
+            digest: digests[i] ?? null,
+          },
+        ]
       : [],
   );
