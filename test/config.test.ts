@@ -68,11 +68,18 @@ describe("config", () => {
     expect(p.find((l) => l.startsWith("config: LOG_LEVEL="))).toContain("must be one of");
   });
 
+  it("names the prober's vantage 'default' and leaves its source address to the system unless set (decision 0048)", () => {
+    expect(loadConfig({})).toMatchObject({ probeVantage: "default", probeSourceAddress: undefined });
+    expect(loadConfig({ PROBE_VANTAGE: "eu-west.2", PROBE_SOURCE_ADDRESS: "::1" })).toMatchObject({ probeVantage: "eu-west.2", probeSourceAddress: "::1" });
+  });
+
   it.each([
     [{ ROLE: "api,web" }, "ROLE"],
     [{ PAY_TO: "0x123" }, "PAY_TO"],
     [{ CATALOG_URLS: "https://ok.example,not a url" }, "CATALOG_URLS"],
     [{ PROBE_INTERVAL_SECONDS: "1" }, "PROBE_INTERVAL_SECONDS"],
+    [{ PROBE_VANTAGE: "eu west" }, "PROBE_VANTAGE"],
+    [{ PROBE_SOURCE_ADDRESS: "eth0" }, "PROBE_SOURCE_ADDRESS"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ ALLOW_PRIVATE_WEBHOOKS: "maybe" }, "ALLOW_PRIVATE_WEBHOOKS"],
     [{ PUBLIC_BASE_URL: "lookout.example" }, "PUBLIC_BASE_URL"],
