@@ -16,7 +16,8 @@ let server: TestServer;
 let a: ProberHandle;
 let b: ProberHandle;
 /** Per path: the answer to a probe from `source` at the injected clock's instant. */
-const answers = new Map<string, (source: string, at: number) => "ok" | "fail" | "other_pay_to">();
+type Answer = "ok" | "fail" | "other_pay_to" | "dearer";
+const answers = new Map<string, (source: string, at: number) => Answer>();
 const from = (req: IncomingMessage) => (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
 
 beforeAll(async () => {
@@ -25,7 +26,7 @@ beforeAll(async () => {
     req.resume();
     const answer = answers.get(req.url ?? "/")?.(from(req), ctx.clock.now().getTime()) ?? "ok";
     if (answer === "fail") return void res.writeHead(500).end();
-    const c = v2Challenge("1000");
+    const c = v2Challenge(answer === "dearer" ? "5000" : "1000");
     if (answer === "other_pay_to") c.accepts[0]!.payTo = OTHER_PAY_TO;
     send402(res, { header: paymentRequiredHeader(c) });
   });
@@ -45,7 +46,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-async function listing(path: string, answer: (source: string, at: number) => "ok" | "fail" | "other_pay_to") {
+async function listing(path: string, answer: (source: string, at: number) => Answer) {
   answers.set(path, answer);
   const [id] = await insertListings(
     ctx.db.db,
@@ -107,6 +108,31 @@ describe("probe vantages (decision 0048)", () => {
     // What it reads: flapping (investigate, decision 0049), as half its answers fail; wildcard_402 is this
     // test server's (a 402 on every path of the host), not the vantages'.
     expect(seen.at(-1)).toContain("flapping");
+  });
+
+  it("a price switch one vantage saw first is held until the other vantage's probe, then published", async () => {
+    const switchAt = ctx.clock.now().getTime() + 20 * MINUTE;
+    const id = await listing("/switch", (_, at) => (at >= switchAt ? "dearer" : "ok"));
+    const snapshot = () => ctx.db.db.selectFrom("signal_snapshots").select(["critical", "warnings"]).where("listing_id", "=", id).executeTakeFirstOrThrow();
+    for (let i = 0; i < 20; i++) {
+      const { next_probe_at: at } = await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow();
+      ctx.clock.set(new Date(at.getTime() - 1000));
+      await b.runNow();
+      ctx.clock.set(at);
+      await a.runNow();
+      if (at.getTime() < switchAt) continue;
+      // Vantage a saw the price five times dearer: price_switch would fire, but it waits for b.
+      expect((await snapshot()).critical).toBe(false);
+      const request = await ctx.db.db.selectFrom("vantage_confirmations").selectAll().where("listing_id", "=", id).executeTakeFirstOrThrow();
+      expect(request).toMatchObject({ requested_by: "a", confirmed_at: null });
+      ctx.clock.advance(5000);
+      await b.runNow();
+      const after = await snapshot();
+      expect(after.critical).toBe(true);
+      expect(after.warnings).toContain("price_switch");
+      return;
+    }
+    throw new Error("never switched");
   });
 
   it("another payTo to 127.0.0.3 only: cloaking across vantages", async () => {
