@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { vantagesOf } from "../../src/services/reports/forensics-vantages.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startProber, type ProberHandle } from "../helpers/start-prober.js";
@@ -108,6 +109,11 @@ describe("probe vantages (decision 0048)", () => {
     // What it reads: flapping (investigate, decision 0049), as half its answers fail; wildcard_402 is this
     // test server's (a 402 on every path of the host), not the vantages'.
     expect(seen.at(-1)).toContain("flapping");
+    const views = await vantagesOf(ctx.db.db, id, ctx.clock.now());
+    expect(views.map((v) => [v.name, v.uptime_1h_pct])).toEqual([
+      ["a", 0],
+      ["b", 100],
+    ]);
   });
 
   it("a price switch one vantage saw first is held until the other vantage's probe, then published", async () => {
@@ -144,5 +150,12 @@ describe("probe vantages (decision 0048)", () => {
     expect([...vantages].sort()).toEqual(["a", "b"]);
     expect(last.warnings).toContain("cloaking");
     expect(last.critical).toBe(true);
+    // Forensics' per-vantage view: each vantage healthy, each with the payee it was shown.
+    const views = await vantagesOf(ctx.db.db, id, ctx.clock.now());
+    expect(views.map((v) => [v.name, v.uptime_1h_pct, v.quote?.pay_to])).toEqual([
+      ["a", 100, "0x" + "1".repeat(40)],
+      ["b", 100, OTHER_PAY_TO],
+    ]);
+    expect(views.every((v) => v.probes_3h >= 3 && v.last_probe_at !== null)).toBe(true);
   });
 });

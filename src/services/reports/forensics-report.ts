@@ -4,6 +4,7 @@ import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas"
 import { roundUsdc } from "../../lib/money.js";
 import { viewOf } from "../evidence/index.js";
 import { decoyProbability } from "./decoy-probability.js";
+import { vantagesOf } from "./forensics-vantages.js";
 import { catalogTotals, history, liveHistory, type CatalogTotals, type History } from "./forensics-history.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
 
@@ -26,6 +27,7 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
     metadata,
     observed_at: now.toISOString(),
     decoy_probability: decoy,
+    vantages: r ? await vantagesOf(db, r.id, now) : [],
     uptime: {
       probes_7d: probes7d,
       healthy_7d: healthy7d,

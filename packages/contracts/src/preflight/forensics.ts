@@ -9,6 +9,22 @@ export const FORENSICS_EXAMPLE: SignedForensicsReport = {
   signature:
     "eyJhbGciOiJFZERTQSIsImtpZCI6IldxM3dPR1JvWUgxc0R2MWhKMGxROFpiUmdtMVprOG04eTVxWHlFOWgyRlEiLCJ0eXAiOiJsb29rb3V0LXZlcmRpY3Qrand0In0.eyJpc3MiOiJodHRwczovL2xvb2tvdXQuZXhhbXBsZSIsInVybCI6Imh0dHBzOi8vcHJlbWl1bS1zaWduYWxzLmV4YW1wbGUvYXBpL2FscGhhIiwibWV0aG9kIjoiUE9TVCIsInJlcXVpcmVtZW50X2RpZ2VzdCI6bnVsbCwidmlldyI6ImZvcmVuc2ljcyIsIm9rIjpmYWxzZSwicmVjb21tZW5kZWRfYWN0aW9uIjoic2tpcCIsIndhcm5pbmdzIjpbImRlY295X3ByaWNlX2V4dHJlbWUiXSwicmlza19zY29yZSI6MSwib2JzZXJ2ZWRfYXQiOiIyMDI2LTExLTIwVDEyOjAwOjAwLjAwMFoiLCJleHAiOjE3OTUxNzYzMDB9.yv48OuCVw4k7_gstn6oUGA4bonBnA-cvyF8HxcXuNJ7Y-UZrUzv8IC76iSD_GOlldQm1i6tL9DRoA0FedCCcBA",
   decoy_probability: 0.95,
+  vantages: [
+    {
+      name: "default",
+      probes_3h: 18,
+      healthy_3h: 18,
+      uptime_3h_pct: 100,
+      uptime_1h_pct: 100,
+      last_probe_at: "2026-11-20T11:58:00.000Z",
+      quote: {
+        pay_to: "0x1111111111111111111111111111111111111111",
+        amount: "2500000000",
+        asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+        network: "eip155:84532",
+      },
+    },
+  ],
   uptime: {
     probes_7d: 1008,
     healthy_7d: 1008,

@@ -154,12 +154,29 @@ export const BatchEnvelopeSchema = z
 
 const nInt = () => z.number().int().nullable();
 
+/** One probe vantage's view of the endpoint (decision 0048): raw probes are kept 3 hours, so its counts cover those. */
+export const VantageViewSchema = z.object({
+  name: z.string().describe("the prober's PROBE_VANTAGE"),
+  probes_3h: z.number().int(),
+  healthy_3h: z.number().int(),
+  uptime_3h_pct: percent().int().nullable(),
+  uptime_1h_pct: percent().int().nullable(),
+  last_probe_at: dateTime().nullable(),
+  quote: z
+    .object({ pay_to: z.string().nullable(), amount: z.string(), asset: z.string().nullable(), network: z.string() })
+    .nullable()
+    .describe("the newest challenge terms this vantage read in 7 days; null when none"),
+});
+
 export const ForensicsReportSchema = z
   .object({
     ...verdictFields(WarningCodeSchema),
     metadata: MetadataSchema,
     observed_at: dateTime(),
     decoy_probability: z.number().min(0).max(1),
+    vantages: z
+      .array(VantageViewSchema)
+      .describe("per probe vantage (decision 0048), by name; one entry ('default') for a one-vantage deployment; empty for an uncatalogued URL"),
     uptime: z
       .object({
         probes_7d: z.number().int(),
