@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app.js";
+import { productRoutes } from "../../src/http/routes/index.js";
 import { vantagesOf } from "../../src/services/reports/forensics-vantages.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
@@ -157,5 +159,10 @@ describe("probe vantages (decision 0048)", () => {
       ["b", 100, OTHER_PAY_TO],
     ]);
     expect(views.every((v) => v.probes_3h >= 3 && v.last_probe_at !== null)).toBe(true);
+    // The endpoint page shows the same per vantage.
+    const page = await (await createApp({ ctx, routes: productRoutes }).request(`/endpoints/${id}`)).text();
+    const section = page.slice(page.indexOf('<section id="vantages">'));
+    expect(section).toContain("<code>a</code>");
+    expect(section).toContain(`<code>${OTHER_PAY_TO}</code>`);
   });
 });

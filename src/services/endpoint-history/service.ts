@@ -6,6 +6,7 @@ import { hourlyOf } from "./hourly.js";
 import { identityOf } from "./identity.js";
 import { quotesOf } from "./quotes.js";
 import type { EndpointHistory } from "./types.js";
+import { vantagesOf } from "../reports/forensics-vantages.js";
 
 export interface EndpointHistoryDeps {
   db: Pick<DbHandle, "db">;
@@ -25,13 +26,14 @@ export function createEndpointHistoryService({ db: { db }, clock, publicBaseUrl 
       const now = clock.now();
       const who = await identityOf(db, id);
       if (!who) return undefined;
-      const [hours, quotes, flags, certificates] = await Promise.all([
+      const [hours, quotes, flags, certificates, vantages] = await Promise.all([
         hourlyOf(db, id, now),
         quotesOf(db, id),
         flagsOf(db, id, now),
         certificatesOf({ db, clock, publicBaseUrl }, id),
+        vantagesOf(db, id, now),
       ]);
-      return { ...who, ...hours, quotes, flags, certificates, observedAt: now };
+      return { ...who, ...hours, quotes, flags, certificates, vantages, observedAt: now };
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas";
 /** One endpoint's public page data (issue 26, decision 0024): aggregates only, never a probe of the raw series. */
 
 /** The stored preflight view (signal_snapshots.feed): the one verdict every product shows; `warnings` holds every code that fired (its reason_codes). */
@@ -69,6 +70,8 @@ export interface CertificateSummary {
   validUntil: Date;
 }
 
+export type VantageView = ForensicsReport["vantages"][number];
+
 export interface EndpointHistory {
   endpoint: EndpointIdentity;
   /** null: no verdict pass reached it yet, or it left the catalog. */
@@ -83,5 +86,7 @@ export interface EndpointHistory {
   quotes: QuoteSpan[];
   flags: FlagSpan[];
   certificates: CertificateSummary[];
+  /** Uptime and the newest quote per probe vantage, as forensics shows them (decision 0048). */
+  vantages: VantageView[];
   observedAt: Date;
 }
