@@ -1,6 +1,6 @@
 import { firstProbe, type ListingHistory } from "./history.js";
 import type { VerdictSample } from "./samples.js";
-import { changedAt, downAt, SCORED, type Truth } from "./truth.js";
+import { changedAt, downAt, SCORED, unscoredAt, type Truth } from "./truth.js";
 
 /** A listing is judged this long after first sight, and its dead/zombie label this long after the first probe that saw its state. */
 export const SETTLE_MS = 180_000;
@@ -39,8 +39,9 @@ export function scoreCodes(samples: readonly VerdictSample[], truths: ReadonlyMa
       const expected = new Set(truth.codes);
       if (downAt(truth, sample.at)) expected.add("dead");
       moments++;
+      const unscored = unscoredAt(truth, sample.at);
       for (const s of scores.values()) {
-        if ((STATE_CODES.has(s.code) && !stateSettled) || truth.unscored?.includes(s.code)) continue;
+        if ((STATE_CODES.has(s.code) && !stateSettled) || unscored.includes(s.code)) continue;
         const want = expected.has(s.code);
         const got = warnings.includes(s.code);
         if (want) s.labelled++;

@@ -7,15 +7,18 @@ import type { Truth } from "./truth.js";
 /** The demo kinds of issue 37 (the real ecosystem's shapes) and the flapper, whose actions the report lists. */
 export const SHAPE_KINDS = ["needs_query", "needs_input", "big_challenge", "dies_early", "flapping"] as const;
 
-/** What each labelled action set allows: the label's action, by kind (src/demo/expectations.ts). */
-const ALLOWED: Readonly<Record<(typeof SHAPE_KINDS)[number], readonly string[]>> = {
-  needs_query: ["pay"],
-  needs_input: ["investigate"],
-  big_challenge: ["pay"],
-  // Healthy until its death, then dead: pay, then skip.
-  dies_early: ["pay", "skip"],
-  // Pay only before its first down phase; the run's phase decides (truth.ts).
-  flapping: ["pay", "investigate", "skip"],
+/**
+ * The actions each kind's label rules out (src/demo/expectations.ts): what needs input is never
+ * read as dead (skip, use_alternatives) nor, when it needs more than it declares, as pay; a large
+ * challenge is never read as dead; a flapper never pays once it has been down. The early dier's
+ * figure is its time to dead. Samples of a listing's first minutes (low confidence) read investigate.
+ */
+const RULED_OUT: Readonly<Record<(typeof SHAPE_KINDS)[number], readonly string[]>> = {
+  needs_query: ["skip", "use_alternatives"],
+  needs_input: ["pay", "skip", "use_alternatives"],
+  big_challenge: ["skip", "use_alternatives"],
+  dies_early: [],
+  flapping: ["pay"],
 };
 
 /** Preflight's actions over the agreement samples of each kind, and the samples outside the label's. */
@@ -25,9 +28,10 @@ export function actionsOfKinds(samples: readonly Agreement[], truths: ReadonlyMa
     const of = samples.filter((a) => truths.get(a.url)?.kind.startsWith(`${kind} `));
     const counts = new Map<string, number>();
     for (const a of of) counts.set(a.preflight, (counts.get(a.preflight) ?? 0) + 1);
-    const outside = of.filter((a) => !ALLOWED[kind].includes(a.preflight)).length;
+    const outside = of.filter((a) => RULED_OUT[kind].includes(a.preflight)).length;
     const shown = [...counts].map(([action, n]) => `${action} ${n}`).join(", ") || "no samples";
-    lines.push(`  ${kind}: ${shown}; outside the label (${ALLOWED[kind].join("/")}): ${outside}`);
+    const rule = RULED_OUT[kind].length ? `; ruled out by the label (${RULED_OUT[kind].join(", ")}): ${outside}` : "";
+    lines.push(`  ${kind}: ${shown}${rule}`);
   }
   return lines;
 }

@@ -41,6 +41,18 @@ export interface Truth {
   unscored?: string[];
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * Codes neither right nor wrong at `at`: the label's own, and `flapping` on a listing whose state
+ * changed within the hour before (a failure run not yet dead, a recovery): whether that hour was
+ * "mostly healthy" is counted in probes (decision 0049), which the labels do not know.
+ */
+export function unscoredAt(t: Truth, at: number): readonly string[] {
+  const changed = t.timeline.some((s) => Number.isFinite(s.at) && s.at <= at && s.at > at - HOUR_MS);
+  return changed ? [...(t.unscored ?? []), "flapping"] : (t.unscored ?? []);
+}
+
 export const downAt = (t: Truth, at: number) => t.timeline.filter((s) => s.at <= at).at(-1)?.down ?? false;
 /** The last change at or before `at` (-Infinity when the state never changed). */
 export const changedAt = (t: Truth, at: number) => t.timeline.filter((s) => s.at <= at).at(-1)?.at ?? Number.NEGATIVE_INFINITY;
