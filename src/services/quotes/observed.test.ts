@@ -33,6 +33,28 @@ describe("the quote evidence of a listing's spans", () => {
     expect(q).toMatchObject({ lowestAmount24h: "1000", highestAmount7d: "2000", live: { amount: "2000" } });
   });
 
+  it("calls vantages shown different payees under the same profile cloaking (decision 0048)", () => {
+    const B = "0x" + "b".repeat(40);
+    const q = observedQuote(
+      [
+        { ...span("fetch", "1000", 10, 0), vantage: "a" },
+        { ...span("fetch", "1000", 8, 2, B), vantage: "b" },
+      ],
+      now,
+    )!;
+    expect(q.profilesDisagree).toBe(true);
+    // The same payee from both: no cloaking on either axis.
+    expect(
+      observedQuote(
+        [
+          { ...span("fetch", "1000", 10, 0), vantage: "a" },
+          { ...span("fetch", "1000", 8, 2), vantage: "b" },
+        ],
+        now,
+      )!.profilesDisagree,
+    ).toBe(false);
+  });
+
   it("does not compare profiles whose spans never overlapped", () => {
     expect(observedQuote([span("fetch", "1000", 10, 6), span("axios", "2000", 5, 0)], now)!.profilesDisagree).toBe(false);
   });
