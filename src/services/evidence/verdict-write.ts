@@ -29,8 +29,15 @@ export const isGhost = (row: ListingRow, now: Date) =>
  * guard's entry in the same statement (a changed entry takes the next verdict_seq number, under
  * the feed lock held shared: decision 0022); returns how many rows it wrote.
  */
-export async function writeChanged(db: Kysely<Database>, rows: readonly StoredRow[], contextOf: (row: StoredRow) => SignalContext | null, now: Date) {
-  const live = await liveVantages(db, now);
+export async function writeChanged(
+  db: Kysely<Database>,
+  rows: readonly StoredRow[],
+  contextOf: (row: StoredRow) => SignalContext | null,
+  now: Date,
+  /** Live probe vantages, when the caller counted them already. */
+  liveCount?: number,
+) {
+  const live = liveCount ?? (await liveVantages(db, now));
   const gated = rows.map((row) => {
     const context = contextOf(row);
     const v = verdictOf(row, context, now);

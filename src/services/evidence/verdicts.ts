@@ -5,6 +5,7 @@ import { computeContexts, selectListingRows, storedContext } from "../signals/in
 import type { FeedEntry } from "./feed-entry.js";
 import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
 import { vantageSelections } from "./vantage-gate-sql.js";
+import { liveVantages } from "../probes/vantages.js";
 
 /**
  * The full pass, every VERDICT_RECOMPUTE_MS: the verdict of every active listing from its snapshot
@@ -18,9 +19,10 @@ export async function recomputeVerdicts(
   now: Date,
 ): Promise<{ listings: number; written: number; ms: number }> {
   const started = performance.now();
-  const rows = await storedVerdictRows(db).where("l.is_active", "=", true).execute();
+  const live = await liveVantages(db, now);
+  const rows = await storedVerdictRows(db, live).where("l.is_active", "=", true).execute();
   const contexts = computeContexts(rows);
-  const written = await writeChanged(db, rows, (row) => contexts.get(row.id)!, now);
+  const written = await writeChanged(db, rows, (row) => contexts.get(row.id)!, now, live);
   // A listing that left the catalog keeps its history but no longer counts as flagged.
   await db
     .updateTable("signal_snapshots")
@@ -41,25 +43,28 @@ export async function updateVerdicts({ db }: Pick<DbHandle, "db">, listingIds: r
   // In slices, so a cycle of 100,000 first probes holds a slice of rows in memory, not all of them.
   const ids = [...new Set(listingIds)].sort((a, b) => a - b);
   let written = 0;
+  const live = await liveVantages(db, now);
   for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
-    const rows = await storedVerdictRows(db)
+    const rows = await storedVerdictRows(db, live)
       .where("l.is_active", "=", true)
       .where("l.id", "=", sql<number>`any(${ids.slice(i, i + WRITE_CHUNK)}::bigint[])`)
       .execute();
-    written += await writeChanged(db, rows, (row) => storedContext(row), now);
+    written += await writeChanged(db, rows, (row) => storedContext(row), now, live);
   }
   // No generation bump: the per-generation caches (blacklist, alternatives pool) follow at the
   // next full pass, at most VERDICT_RECOMPUTE_MS later, instead of rebuilding after every cycle.
   return written;
 }
 
-const storedVerdictRows = (db: Kysely<Database>) =>
-  selectListingRows(db).select([
-    "s.critical",
-    "s.blacklist_reasons",
-    "s.delist_reasons",
-    sql<FeedEntry | null>`s.feed`.as("feed"),
-    // Listed again after it left: its entry needs a number above its tombstone's.
-    sql<boolean>`exists (select 1 from verdict_removals r where r.listing_id = l.id and r.seq > s.feed_seq)`.as("feed_removed"),
-    ...vantageSelections,
-  ]);
+/** `live`: live probe vantages; the gate's columns are read only when two or more are (decision 0048). */
+const storedVerdictRows = (db: Kysely<Database>, live: number) =>
+  selectListingRows(db)
+    .select([
+      "s.critical",
+      "s.blacklist_reasons",
+      "s.delist_reasons",
+      sql<FeedEntry | null>`s.feed`.as("feed"),
+      // Listed again after it left: its entry needs a number above its tombstone's.
+      sql<boolean>`exists (select 1 from verdict_removals r where r.listing_id = l.id and r.seq > s.feed_seq)`.as("feed_removed"),
+    ])
+    .$if(live >= 2, (q) => q.select([...vantageSelections]));
