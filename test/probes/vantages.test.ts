@@ -94,6 +94,23 @@ describe("probe vantages (decision 0048)", () => {
     expect([...failedFrom].sort()).toEqual(["a", "b"]);
   });
 
+  it("one live vantage: dead within 3 minutes as before, no confirmation requested", async () => {
+    const failFrom = ctx.clock.now().getTime() + 5 * MINUTE;
+    const id = await listing("/alone", (_, at) => (at >= failFrom ? "fail" : "ok"));
+    let dead: number | undefined;
+    for (let i = 0; i < 20 && dead === undefined; i++) {
+      const { next_probe_at: at } = await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow();
+      ctx.clock.set(at);
+      await a.runNow();
+      const s = await ctx.db.db.selectFrom("signal_snapshots").select(["critical", "warnings"]).where("listing_id", "=", id).executeTakeFirstOrThrow();
+      if (s.critical && (s.warnings ?? []).includes("dead")) dead = at.getTime();
+    }
+    const probes = await probesOf(id);
+    expect(dead! - probes.find((p) => p.outcome === "error")!.probed_at.getTime()).toBeLessThanOrEqual(3 * MINUTE);
+    expect(new Set(probes.map((p) => p.vantage))).toEqual(new Set(["a"]));
+    expect(await ctx.db.db.selectFrom("vantage_confirmations").selectAll().execute()).toEqual([]);
+  });
+
   it("failing only from 127.0.0.2: the other vantage's answers keep it from dead, and nothing critical is published", async () => {
     const id = await listing("/local", (source) => (source === "127.0.0.2" ? "fail" : "ok"));
     const seen: string[][] = [];
