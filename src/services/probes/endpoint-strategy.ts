@@ -4,18 +4,11 @@ import { CLAIM_BATCH_SIZE, CLAIM_SCAN_FACTOR, CONFIRM_INTERVAL_MS, endpointLease
 import { nextProbeAt } from "./confirm.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
-import { declaredBody } from "./probe-body.js";
-import { declaredQuery } from "./probe-query.js";
+import { JOB_COLUMNS, jobOf, type JobRow } from "./endpoint-job.js";
 import { probeHistories } from "./probe-history.js";
 import { type ProbeRecord, probesInsert, quoteDigests, rollupListings } from "../evidence/index.js";
 import { probeSightings, recordQuotes } from "../quotes/index.js";
 import type { ProbeStrategy } from "./types.js";
-
-/**
- * The input a catalog item declares (decision 0046): the v2 Bazaar extension's, else a v1
- * item's top-level inputSchema (as PayAI lists it) or its first accepts entry's outputSchema.input.
- */
-export const DECLARED_INPUT = sql`coalesce(l.raw #> '{extensions,bazaar,info,input}', l.raw -> 'inputSchema', l.raw #> '{accepts,0,outputSchema,input}')`;
 
 /** Active listings as leased jobs: due at their next probe slot. */
 const LISTINGS: LeaseTable<"listings"> = { table: "listings", key: "id", keyType: "bigint", due: "next_probe_at", expired: "<" };
@@ -58,41 +51,16 @@ export function endpointStrategy(
         ) as ranked
         where rn <= ${perHost}
       )`;
-      type Row = {
-        id: number;
-        url: string;
-        method: string;
-        host: string;
-        network: string | null;
-        asset: string | null;
-        previous_profile: string | null;
-        declared_input: unknown;
-        paid: boolean;
-      };
-      const rows = await claim<Row, "listings">(db, LISTINGS, {
+      const rows = await claim<JobRow, "listings">(db, LISTINGS, {
         owner,
         now,
         leaseMs,
         alias: "l",
         pick: { where: [ranked, sql<boolean>`p.is_active`], orderBy: sql`p.next_probe_at`, limit, lock: "no key update" },
         set: (until) => [sql`next_probe_at = ${until}`],
-        returning: sql`l.id, l.url, l.method, l.host, l.network, l.asset,
-            (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile,
-            ${DECLARED_INPUT} as declared_input,
-            (coalesce(l.price_atomic, 0) > 0 or coalesce(l.price_usdc, 0) > 0) as paid`,
+        returning: JOB_COLUMNS,
       });
-      return rows.map((r) => ({
-        listingId: Number(r.id),
-        url: r.url,
-        method: r.method,
-        host: r.host,
-        network: r.network,
-        asset: r.asset,
-        previousProfile: r.previous_profile,
-        inputExample: declaredBody(r.declared_input),
-        inputQuery: declaredQuery(r.declared_input),
-        paid: r.paid === true,
-      }));
+      return rows.map(jobOf);
     },
 
     async run(job, http, now) {

@@ -1,25 +1,11 @@
 import { sql } from "kysely";
 import { insertNewProbes, type ProbeRecord, quoteDigests, rollupListings } from "../evidence/index.js";
 import { probeSightings, recordQuotes } from "../quotes/index.js";
-import { DECLARED_INPUT } from "./endpoint-strategy.js";
+import { JOB_COLUMNS, jobOf, type JobRow } from "./endpoint-job.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
-import { declaredBody } from "./probe-body.js";
-import { declaredQuery } from "./probe-query.js";
 import type { ProbeStrategy } from "./types.js";
 import { VANTAGE_CONFIRM_LEASE_MS } from "./vantages.js";
-
-type Row = {
-  id: number;
-  url: string;
-  method: string;
-  host: string;
-  network: string | null;
-  asset: string | null;
-  previous_profile: string | null;
-  declared_input: unknown;
-  paid: boolean;
-};
 
 /**
  * Cross-vantage confirmation probes (decision 0048): requests another vantage opened
@@ -34,7 +20,7 @@ export function vantageConfirmStrategy(vantage: string, metrics: ProbeMetrics): 
     async claim(db, { owner, now, limit, excludeHosts }) {
       const at = now.toISOString();
       const until = new Date(now.getTime() + VANTAGE_CONFIRM_LEASE_MS).toISOString();
-      const { rows } = await sql<Row>`
+      const { rows } = await sql<JobRow>`
         with picked as (
           select c.listing_id from vantage_confirmations as c join listings as l on l.id = c.listing_id
           where c.confirmed_at is null and c.requested_by <> ${vantage} and l.is_active
@@ -45,23 +31,9 @@ export function vantageConfirmStrategy(vantage: string, metrics: ProbeMetrics): 
           update vantage_confirmations as c set lease_owner = ${owner}, lease_until = ${until}::timestamptz
           from picked where c.listing_id = picked.listing_id returning c.listing_id
         )
-        select l.id, l.url, l.method, l.host, l.network, l.asset,
-          (select profile from probes where listing_id = l.id order by probed_at desc limit 1) as previous_profile,
-          ${DECLARED_INPUT} as declared_input,
-          (coalesce(l.price_atomic, 0) > 0 or coalesce(l.price_usdc, 0) > 0) as paid
+        select ${JOB_COLUMNS}
         from leased join listings as l on l.id = leased.listing_id`.execute(db);
-      return rows.map((r) => ({
-        listingId: Number(r.id),
-        url: r.url,
-        method: r.method,
-        host: r.host,
-        network: r.network,
-        asset: r.asset,
-        previousProfile: r.previous_profile,
-        inputExample: declaredBody(r.declared_input),
-        inputQuery: declaredQuery(r.declared_input),
-        paid: r.paid === true,
-      }));
+      return rows.map(jobOf);
     },
 
     async run(job, http, now) {
