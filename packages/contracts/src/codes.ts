@@ -3,7 +3,13 @@
  * `warnings` the spec's only), blacklist reasons and alternatives' match reasons.
  * docs/signals.md explains each; the services decide them.
  */
-export const PREFLIGHT_CODES = [
+
+/**
+ * The spec's closed enumeration of preflight warnings (/spec 2.1), which PREFLIGHT_CODES starts with:
+ * `warnings` shows only these (and, in forensics, FORENSICS_CODES); every other code, a new one
+ * included, is an addition shown in `reason_codes` only (decision 0045).
+ */
+export const SPEC_PREFLIGHT_CODES = [
   "unknown_endpoint",
   "no_history",
   "dead",
@@ -16,6 +22,9 @@ export const PREFLIGHT_CODES = [
   "proxy_markup",
   "wildcard_402",
   "spa_fallback",
+] as const;
+export const PREFLIGHT_CODES = [
+  ...SPEC_PREFLIGHT_CODES,
   // Additions beside the spec's codes (they keep its meanings): see docs/signals.md.
   "failing",
   // Quote integrity (decision 0020): the terms an endpoint asks against its listing, history and profiles.
@@ -38,25 +47,6 @@ export const PREFLIGHT_CODES = [
   "flapping",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
-/**
- * The spec's closed enumeration of preflight warnings (/spec 2.1), kept apart from PREFLIGHT_CODES:
- * `warnings` shows only these (and, in forensics, FORENSICS_CODES); every other code, a new one
- * included, is an addition shown in `reason_codes` only (decision 0045).
- */
-export const SPEC_PREFLIGHT_CODES = [
-  "unknown_endpoint",
-  "no_history",
-  "dead",
-  "zombie",
-  "decoy_price_extreme",
-  "suspicious_high_price",
-  "slow",
-  "new_provider",
-  "never_paid_zombie",
-  "proxy_markup",
-  "wildcard_402",
-  "spa_fallback",
-] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;
 
 export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
