@@ -65,7 +65,7 @@ export async function printReport(r: RunRecord): Promise<void> {
 
   console.log("action agreement (preflight, forensics, and the stored verdict the blacklist and alternatives read; same URL, same moment):");
   for (const line of agreementLines(r.agreements, r.inFlux, r.failed, truths)) console.log(line);
-  for (const line of actionsOfKinds(r.agreements, truths, SHAPE_KINDS)) console.log(line);
+  for (const line of actionsOfKinds(r.agreements, truths, history, SHAPE_KINDS)) console.log(line);
 
   const ds = detections(truths.values(), history, r.answers);
   console.log(

@@ -18,6 +18,8 @@ export async function sampleVerdicts(db: DbHandle): Promise<VerdictSample> {
 /** Preflight, forensics and the stored verdict's action for one URL at one moment. */
 export interface Agreement {
   url: string;
+  /** When the stored verdict was first read for it. */
+  at: number;
   preflight: string;
   forensics: string;
   stored: string;
@@ -47,6 +49,7 @@ export async function sampleAgreement(
   creditId: string,
   urls: string[],
 ): Promise<{ agreements: Agreement[]; inFlux: number; failed: number }> {
+  const at = Date.now();
   const before = await storedRows(db, urls);
   const answers = new Map<string, [string | null, string | null]>();
   const queue = urls.filter((u) => before.has(u));
@@ -70,7 +73,14 @@ export async function sampleAgreement(
     const a = after.get(url);
     if (!a || a.computed_at.getTime() !== b.computed_at.getTime() || a.probes_1h !== b.probes_1h) inFlux++;
     else if (preflight === null || forensics === null) failed++;
-    else agreements.push({ url, preflight, forensics, stored: verdictFrom(b.warnings ?? [], true, confidenceOf(b.probes_1h), "forensics").recommended_action });
+    else
+      agreements.push({
+        url,
+        at,
+        preflight,
+        forensics,
+        stored: verdictFrom(b.warnings ?? [], true, confidenceOf(b.probes_1h), "forensics").recommended_action,
+      });
   }
   return { agreements, inFlux, failed };
 }

@@ -1,4 +1,5 @@
 import type { DemoEndpoint } from "../../src/demo/index.js";
+import { firstProbe, type ListingHistory } from "./history.js";
 import type { Agreement } from "./samples.js";
 import { TARGET_MS } from "./report.js";
 import type { Detection } from "./timing.js";
@@ -20,17 +21,26 @@ const RULED_OUT: Readonly<Record<(typeof SHAPE_KINDS)[number], readonly string[]
   dies_early: [],
   flapping: ["pay"],
 };
+/** Kinds whose rule holds from their first failed probe on: before it a flapper is a healthy listing (expectations.ts). */
+const FROM_FIRST_FAILURE = new Set<string>(["flapping"]);
 
 /** Preflight's actions over the agreement samples of each kind, and the samples outside the label's. */
-export function actionsOfKinds(samples: readonly Agreement[], truths: ReadonlyMap<string, Truth>, kinds: readonly (typeof SHAPE_KINDS)[number][]): string[] {
+export function actionsOfKinds(
+  samples: readonly Agreement[],
+  truths: ReadonlyMap<string, Truth>,
+  history: ReadonlyMap<string, ListingHistory>,
+  kinds: readonly (typeof SHAPE_KINDS)[number][],
+): string[] {
   const lines = ["actions of the ecosystem's shapes (preflight, over the agreement samples):"];
   for (const kind of kinds) {
     const of = samples.filter((a) => truths.get(a.url)?.kind.startsWith(`${kind} `));
     const counts = new Map<string, number>();
     for (const a of of) counts.set(a.preflight, (counts.get(a.preflight) ?? 0) + 1);
-    const outside = of.filter((a) => RULED_OUT[kind].includes(a.preflight)).length;
+    const from = (url: string) => (FROM_FIRST_FAILURE.has(kind) ? (firstProbe(history.get(url), 0, false)?.at ?? Infinity) : -Infinity);
+    const outside = of.filter((a) => RULED_OUT[kind].includes(a.preflight) && a.at >= from(a.url)).length;
     const shown = [...counts].map(([action, n]) => `${action} ${n}`).join(", ") || "no samples";
-    const rule = RULED_OUT[kind].length ? `; ruled out by the label (${RULED_OUT[kind].join(", ")}): ${outside}` : "";
+    const when = FROM_FIRST_FAILURE.has(kind) ? " from its first failed probe" : "";
+    const rule = RULED_OUT[kind].length ? `; ruled out by the label (${RULED_OUT[kind].join(", ")}${when}): ${outside}` : "";
     lines.push(`  ${kind}: ${shown}${rule}`);
   }
   return lines;

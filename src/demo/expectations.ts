@@ -62,7 +62,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "402_challenge",
     warnings: ["proxy_markup"],
     delistReasons: [],
-    note: "wraps a listed origin at 4-5x its price: proxy_markup with high confidence; the 0.08 USDC summarize resale is also 16x RelayMart's median price, so forensics adds price_outlier_high for that one",
+    note: "wraps a listed origin at 4-5x its price: proxy_markup with high confidence; the 0.08 USDC summarize resale is also 16x RelayMart's median price, so it alone also carries price_outlier_high (forensics; its listing's alsoExpect, plan/reseller.ts)",
   },
   ghost: {
     naked: "402_challenge",

@@ -64,7 +64,7 @@ export function describeEndpoint(terms: PaymentTerms, placed: PlacedListing, ite
     quality: { ...item.quality },
     expected: {
       ...expected,
-      warnings: [...expected.warnings],
+      warnings: [...expected.warnings, ...(spec.alsoExpect ?? [])],
       delistReasons: [...expected.delistReasons],
       ...(expected.mayAlso ? { mayAlso: [...expected.mayAlso] } : {}),
     },

@@ -38,6 +38,8 @@ export interface ListingSpec {
   upstreamPath?: string;
   /** Quote traps: the terms the challenge quotes instead of the listed ones (servers/quote-tricks.ts). */
   quoteTrick?: QuoteTrick;
+  /** Codes this listing shows beyond its kind's (expectations.ts), e.g. a resale priced past its provider's median. */
+  alsoExpect?: string[];
 }
 
 type ListingFields = Omit<ListingSpec, "service" | "kind" | "updatedDaysAgo"> & {

@@ -6,9 +6,10 @@ import { MARKETPLACE_LISTINGS } from "./marketplace.js";
 const relaymart: ServiceSpec = { serviceName: "RelayMart API Hub", provider: "relaymart", tags: ["api-gateway", "proxy"] };
 
 /** Upstream path on the marketplace, the reseller's price and its usage. */
-const RESOLD: readonly { upstreamPath: string; price: string; quality: QualitySpec }[] = [
+/** 0.08 USDC is 16x RelayMart's median (0.005), past the outlier factor of 10: price_outlier_high too. */
+const RESOLD: readonly { upstreamPath: string; price: string; quality: QualitySpec; alsoExpect?: string[] }[] = [
   { upstreamPath: "/weather/current", price: "0.005", quality: used(140, 9, 26) },
-  { upstreamPath: "/ai/summarize", price: "0.08", quality: used(62, 5, 3 * 24) },
+  { upstreamPath: "/ai/summarize", price: "0.08", quality: used(62, 5, 3 * 24), alsoExpect: ["price_outlier_high"] },
   { upstreamPath: "/prices/spot", price: "0.002", quality: used(410, 14, 5) },
 ];
 
@@ -20,7 +21,7 @@ export const resellPath = (upstreamHost: string, upstreamPath: string) => `/rese
  * `upstreamHost` is host:port of the marketplace server, known once it listens.
  */
 export function resellerListings(upstreamHost: string): ListingSpec[] {
-  return RESOLD.map(({ upstreamPath, price, quality }) => {
+  return RESOLD.map(({ upstreamPath, price, quality, alsoExpect }) => {
     const upstream = MARKETPLACE_LISTINGS.find((l) => l.path === upstreamPath);
     if (!upstream) throw new Error(`reseller plan names ${upstreamPath}, which the marketplace does not list`);
     if (BigInt(usdcToAtomic(price)) < BigInt(usdcToAtomic(upstream.price)) * BigInt(RESELLER_MIN_MARKUP)) {
@@ -35,6 +36,7 @@ export function resellerListings(upstreamHost: string): ListingSpec[] {
       answer: upstream.answer,
       quality,
       upstreamPath,
+      ...(alsoExpect ? { alsoExpect } : {}),
       updatedDaysAgo: 7,
       description: `${upstream.description} Instant access through RelayMart, no signup.`,
     });
