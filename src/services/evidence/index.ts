@@ -4,7 +4,8 @@
  * rollup-sql, latency-histogram), kept for its windows (constants, retention), folded into each
  * listing's snapshot (snapshots, snapshot-sql), and judged into the one stored verdict (verdicts:
  * the full pass and the incremental update; verdict: judge, the one caller of the rule table,
- * and the read model every product goes through).
+ * and the read model every product goes through), held for another vantage's probe (vantages,
+ * vantage-gate).
  */
 export * from "./constants.js";
 export { insertNewProbes, probesInsert, quoteDigests } from "./insert-probes.js";
@@ -17,3 +18,4 @@ export { recomputeSnapshots, type SnapshotContext } from "./snapshots.js";
 export { firedOf, judge, viewOf, type StoredVerdict } from "./verdict.js";
 export { isGhost } from "./verdict-write.js";
 export { recomputeVerdicts, updateVerdicts } from "./verdicts.js";
+export { DEFAULT_VANTAGE, markVantageCycle, VANTAGE_CONFIRM_LEASE_MS } from "./vantages.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VANTAGE_CONFIRM_WAIT_MS } from "../probes/vantages.js";
+import { VANTAGE_CONFIRM_WAIT_MS } from "./vantages.js";
 import { type GateRow, vantageGate } from "./vantage-gate.js";
 
 const now = new Date("2026-11-20T12:00:00Z");

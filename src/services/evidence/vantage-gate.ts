@@ -1,4 +1,4 @@
-import { VANTAGE_CONFIRM_WAIT_MS } from "../probes/vantages.js";
+import { VANTAGE_CONFIRM_WAIT_MS } from "./vantages.js";
 
 /** A listing's open cross-vantage confirmation request (vantage_confirmations). */
 export interface ConfirmRequest {

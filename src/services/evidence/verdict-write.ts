@@ -5,7 +5,7 @@ import { blacklistReasons, type ListingRow, type SignalContext, signalInput, sto
 import { LOCKS } from "../../db/jobs/exclusive.js";
 import { feedEntryOf, sameFeed, type FeedState } from "./feed-entry.js";
 import { judge } from "./verdict.js";
-import { liveVantages } from "../probes/vantages.js";
+import { liveVantages } from "./vantages.js";
 import { applyGate, type VantageColumns } from "./vantage-gate-sql.js";
 import { vantageGate } from "./vantage-gate.js";
 

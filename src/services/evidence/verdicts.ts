@@ -5,7 +5,7 @@ import { computeContexts, selectListingRows, storedContext } from "../signals/in
 import type { FeedEntry } from "./feed-entry.js";
 import { WRITE_CHUNK, writeChanged } from "./verdict-write.js";
 import { vantageSelections } from "./vantage-gate-sql.js";
-import { liveVantages } from "../probes/vantages.js";
+import { liveVantages } from "./vantages.js";
 
 /**
  * The full pass, every VERDICT_RECOMPUTE_MS: the verdict of every active listing from its snapshot

@@ -13,7 +13,7 @@ import { logCycle, type CycleSummary } from "./cycle-summary.js";
 import { endpointStrategy } from "./endpoint-strategy.js";
 import { hostCheckStrategy } from "./host-check-strategy.js";
 import { createHttpClient } from "./http-client.js";
-import { DEFAULT_VANTAGE, markVantageCycle } from "./vantages.js";
+import { DEFAULT_VANTAGE, markVantageCycle } from "../evidence/index.js";
 import { vantageConfirmStrategy } from "./vantage-confirm-strategy.js";
 import { probeMetrics } from "./metrics.js";
 import { drainDue, type DrainResult, type SchedulerDeps } from "./scheduler.js";

@@ -5,7 +5,7 @@ import { JOB_COLUMNS, jobOf, type JobRow } from "./endpoint-job.js";
 import { probeEndpoint, type EndpointJob } from "./endpoint-probe.js";
 import type { ProbeMetrics } from "./metrics.js";
 import type { ProbeStrategy } from "./types.js";
-import { VANTAGE_CONFIRM_LEASE_MS } from "./vantages.js";
+import { VANTAGE_CONFIRM_LEASE_MS } from "../evidence/index.js";
 
 /**
  * Cross-vantage confirmation probes (decision 0048): requests another vantage opened

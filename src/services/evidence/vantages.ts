@@ -13,7 +13,7 @@ export const VANTAGE_CONFIRM_WAIT_MS = 60_000;
 /** A confirmation probe's lease: its request is claimable again after this. */
 export const VANTAGE_CONFIRM_LEASE_MS = 60_000;
 
-/** Records that this vantage's prober runs (its liveness, decision 0048). */
+/** Records that this vantage's prober runs (its liveness, decision 0048): the prober calls it, the verdict passes read it. */
 export async function markVantageCycle(db: Kysely<Database>, name: string, at: Date): Promise<void> {
   await sql`insert into probe_vantages (name, last_cycle_at) values (${name}, ${at.toISOString()}::timestamptz)
     on conflict (name) do update set last_cycle_at = excluded.last_cycle_at`.execute(db);
