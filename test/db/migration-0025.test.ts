@@ -1,20 +1,19 @@
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrate } from "../../src/db/migrate.js";
 import { rollupProbes } from "../../src/services/evidence/rollup.js";
-import { createTestDb, type TestDb } from "../helpers/db.js";
+import type { TestDb } from "../helpers/db.js";
+import { migratedBefore } from "../helpers/migrate-before.js";
 import { insertListings } from "../probes/helpers.js";
 
 // Migration 0025 (decision 0037): refusals stored as errors before it become `blocked` and leave
 // the hourly buckets their raw rows cover; other probes and buckets are untouched.
 let h: TestDb | undefined;
-let dir: string | undefined;
+let cleanup: (() => Promise<void>) | undefined;
 afterAll(async () => {
   await h?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await cleanup?.();
 });
 
 const H1 = new Date("2026-11-20T10:00:00Z");
@@ -23,11 +22,8 @@ const at = (hour: Date, min: number) => new Date(hour.getTime() + min * 60_000);
 
 describe("migration 0025", () => {
   it("reclassifies stored ssrf_blocked errors and takes them out of their hourly buckets", async () => {
-    h = await createTestDb({ migrate: false });
-    dir = await mkdtemp(join(tmpdir(), "lookout-0025-"));
+    ({ h, cleanup } = await migratedBefore("0025"));
     const bundled = (await readdir(fileURLToPath(MIGRATIONS_DIR))).filter((f) => f.endsWith(".sql")).sort();
-    for (const f of bundled.filter((f) => f < "0025")) await copyFile(join(fileURLToPath(MIGRATIONS_DIR), f), join(dir, f));
-    await migrate(h.db, { dir: pathToFileURL(`${dir}/`) });
 
     const [id] = await insertListings(h.db, [{ url: "http://127.0.0.1:8080/weather" }]);
     const probe = (probedAt: Date, outcome: "healthy" | "error", status: number | null, kind: string | null) => ({
