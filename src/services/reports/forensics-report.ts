@@ -4,11 +4,10 @@ import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas"
 import { roundUsdc } from "../../lib/money.js";
 import { viewOf } from "../evidence/index.js";
 import { decoyProbability } from "./decoy-probability.js";
+import { uptimePct as pct } from "./uptime-pct.js";
 import { vantagesOf } from "./forensics-vantages.js";
 import { catalogTotals, history, liveHistory, type CatalogTotals, type History } from "./forensics-history.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
-
-const pct = (healthy: number, probes: number) => (probes > 0 ? Math.round((100 * healthy) / probes) : null);
 
 /** Everything preflight says, plus 7 days of history and the group picture (/spec#forensics). */
 export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {

@@ -1,11 +1,12 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { ForensicsReport } from "@x402-lookout/contracts/preflight/schemas";
+import { RAW_PROBE_RETENTION_MS } from "../evidence/index.js";
+import { DAY, HOUR } from "../signals/constants.js";
+import { uptimePct as pct } from "./uptime-pct.js";
 
-const HOUR = 3_600_000;
-/** Raw probes are kept 3 hours (src/db/retention.ts); the hourly rollups hold no vantage. */
-const RAW_WINDOW_MS = 3 * HOUR;
-const pct = (healthy: number, answered: number) => (answered > 0 ? Math.round((100 * healthy) / answered) : null);
+// Per vantage only the raw probes tell (the hourly rollups hold no vantage): their retention is the window.
+const RAW_WINDOW_MS = RAW_PROBE_RETENTION_MS;
 
 type Row = { vantage: string; probes: number; healthy: number; probes_1h: number; healthy_1h: number; last_probe_at: Date | string | null };
 type QuoteRow = { vantage: string; pay_to: string | null; amount: string; asset: string | null; network: string };
@@ -26,7 +27,7 @@ export async function vantagesOf(db: Kysely<Database>, listingId: number, now: D
   const quotes = await sql<QuoteRow>`
     select distinct on (q.vantage) q.vantage, t.pay_to, t.amount::text as amount, t.asset, t.network
     from listing_quotes as q join quote_terms as t using (digest)
-    where q.listing_id = ${listingId} and q.source = 'probe' and q.last_seen_at > ${new Date(now.getTime() - 168 * HOUR).toISOString()}::timestamptz
+    where q.listing_id = ${listingId} and q.source = 'probe' and q.last_seen_at > ${new Date(now.getTime() - 7 * DAY).toISOString()}::timestamptz
       and q.first_seen_at <= ${now.toISOString()}::timestamptz
     order by q.vantage, q.last_seen_at desc`.execute(db);
   const quoteOf = new Map(quotes.rows.map((q) => [q.vantage, { pay_to: q.pay_to, amount: q.amount, asset: q.asset, network: q.network }]));
