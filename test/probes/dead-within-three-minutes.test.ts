@@ -3,7 +3,7 @@ import { CONFIRM_PROBES } from "../../src/services/probes/constants.js";
 import { DAY, MINUTE, THRESHOLDS } from "../../src/services/signals/constants.js";
 import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
-import { insertListings, startServer, type TestServer } from "./helpers.js";
+import { insertListings, probeAtNextDue, startServer, type TestServer } from "./helpers.js";
 
 /**
  * Decision 0047 through the real prober on the injected clock: a loopback endpoint fails from a
@@ -46,9 +46,7 @@ async function listing(path: string, failing: (at: number) => boolean) {
 
 /** Moves the clock to the listing's next probe, runs one prober cycle there; its time and outcome. */
 async function probeNext(id: number) {
-  const { next_probe_at: at } = await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow();
-  ctx.clock.set(at);
-  expect((await prober.runNow()).done).toBe(1);
+  const at = await probeAtNextDue(ctx, prober, id);
   const last = await ctx.db.db
     .selectFrom("signal_snapshots")
     .select(["last_outcome", "warnings", "critical"])

@@ -141,3 +141,16 @@ export async function insertListings(db: Kysely<Database>, seeds: ListingSeed[],
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Moves the injected clock to the listing's next probe and runs one prober cycle there; when it ran. */
+export async function probeAtNextDue(
+  ctx: { db: { db: Kysely<Database> }; clock: { set(at: Date): void } },
+  prober: { runNow(): Promise<{ done: number }> },
+  id: number,
+): Promise<Date> {
+  const { next_probe_at: at } = await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow();
+  ctx.clock.set(at);
+  const { done } = await prober.runNow();
+  if (done !== 1) throw new Error(`expected the one due listing to be probed at ${at.toISOString()}, the cycle probed ${done}`);
+  return at;
+}

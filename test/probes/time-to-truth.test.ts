@@ -3,7 +3,7 @@ import { CONFIRM_PROBES } from "../../src/services/probes/constants.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
-import { insertListings, startServer, type TestServer } from "./helpers.js";
+import { insertListings, probeAtNextDue, startServer, type TestServer } from "./helpers.js";
 
 // The default cadence: a listing's slot comes round every 10 minutes.
 const INTERVAL_MS = 600_000;
@@ -40,13 +40,7 @@ const list = (url: string) => insertListings(ctx.db.db, [{ url, nextProbeAt: ctx
 const nextDue = async (id: number) =>
   (await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow()).next_probe_at;
 
-/** Moves the clock to the listing's next probe and runs one prober tick there; returns when. */
-async function probeNext(id: number): Promise<Date> {
-  const at = await nextDue(id);
-  ctx.clock.set(at);
-  expect((await prober.runNow()).done).toBe(1);
-  return at;
-}
+const probeNext = (id: number) => probeAtNextDue(ctx, prober, id);
 
 /** The stored verdict (what the blacklist, alternatives, watches and certificates read) and preflight's. */
 async function verdicts(url: string) {

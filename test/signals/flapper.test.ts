@@ -3,7 +3,7 @@ import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { watchedVerdicts } from "../../src/services/watch/watched-verdicts.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startProber, type ProberHandle } from "../helpers/start-prober.js";
-import { insertListings, startServer, type TestServer } from "../probes/helpers.js";
+import { insertListings, probeAtNextDue, startServer, type TestServer } from "../probes/helpers.js";
 import { watchOn } from "../watch/helpers/watch-fixtures.js";
 import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
 
@@ -39,12 +39,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** Moves the clock to the listing's next probe and runs one prober cycle there. */
-async function probeNext(): Promise<void> {
-  const { next_probe_at: at } = await ctx.db.db.selectFrom("listings").select("next_probe_at").where("id", "=", id).executeTakeFirstOrThrow();
-  ctx.clock.set(at);
-  expect((await prober.runNow()).done).toBe(1);
-}
+const probeNext = () => probeAtNextDue(ctx, prober, id);
 
 /** What each product says of the URL now. */
 async function products() {
