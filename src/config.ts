@@ -8,7 +8,7 @@ import { shownSetting } from "./lib/redact.js";
  * value stops the program before it listens, with one line per problem.
  */
 
-const ROLES = ["api", "prober", "ingester", "alerter", "all"] as const;
+const ROLES = ["api", "prober", "ingester", "alerter", "canary", "all"] as const;
 export type Role = Exclude<(typeof ROLES)[number], "all">;
 
 export const NETWORKS = ["eip155:84532", "eip155:8453"] as const;
@@ -33,7 +33,26 @@ const seconds = (min: number, max: number) =>
  * probes every 30 s so a certificate's 20 probes exist within about ten minutes, loopback webhooks
  * so the demo's own receivers can take a watch alert, and the dataset's first build after an hour.
  */
-export const DEMO_DEFAULTS = { probeIntervalSeconds: 30, allowPrivateWebhooks: true, allowPrivateLiveProbes: true, datasetMinEvidenceHours: 1 } as const;
+export const DEMO_DEFAULTS = {
+  probeIntervalSeconds: 30,
+  allowPrivateWebhooks: true,
+  allowPrivateLiveProbes: true,
+  datasetMinEvidenceHours: 1,
+  // The paid checker (decision 0051): each listing every 3 minutes, the fleet's few loopback hosts serve every merchant.
+  canaryIntervalHours: 0.05,
+  canaryHostChecksPerDay: 5000,
+  canaryBudgetUsdcPerDay: "10",
+} as const;
+
+/** The paid checker's limits where unset, outside demo mode (decision 0051). */
+export const CANARY_DEFAULTS = { budgetUsdcPerDay: "1", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 24 } as const;
+
+/** A USDC amount as a decimal string of at most 6 decimals, kept as text: money is never a float. */
+const usdc = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, "must be a USDC amount such as 0.01 (at most 6 decimals)")
+    .refine((v) => Number(v) > 0 && Number(v) <= max, `must be more than 0 and at most ${max}`);
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 
@@ -65,7 +84,7 @@ const envSchema = z.object({
           return z.NEVER;
         }
       }
-      return roles.includes("all") ? (["api", "prober", "ingester", "alerter"] as Role[]) : (roles as Role[]);
+      return roles.includes("all") ? (["api", "prober", "ingester", "alerter", "canary"] as Role[]) : (roles as Role[]);
     }),
   NETWORK: z.enum(NETWORKS, { error: `must be one of ${NETWORKS.join(", ")}` }).default("eip155:84532"),
   PAY_TO: z
@@ -148,6 +167,19 @@ const envSchema = z.object({
   ADMIN_PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
   ADMIN_HOST: z.string().min(1).default("127.0.0.1"),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  // The paid checker (role canary, decision 0051): its own wallet and the limits on what it spends.
+  CANARY_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .optional(),
+  CANARY_BUDGET_USDC_PER_DAY: usdc(1_000).optional(),
+  CANARY_MAX_PRICE_USDC: usdc(1).optional(),
+  CANARY_INTERVAL_HOURS: z.coerce
+    .number({ error: "must be a number of hours" })
+    .min(0.01, "must be at least 0.01 hours (36 seconds)")
+    .max(720, "must be at most 720 hours (30 days)")
+    .optional(),
+  CANARY_HOST_CHECKS_PER_DAY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100_000).optional(),
   READY_VERDICT_MAX_AGE_SECONDS: seconds(30, 86_400).default(300),
   READY_CATALOG_MAX_AGE_SECONDS: seconds(30, 7 * 86_400).optional(),
   READY_START_GRACE_SECONDS: seconds(0, 86_400).default(600),
@@ -206,8 +238,22 @@ export interface Config {
   admin: { port: number; host: string } | undefined;
   /** When set, /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** The paid checker (decision 0051); privateKey undefined: the canary role is off (in demo mode, the devnet's canary account). */
+  canary: CanaryConfig;
   /** /readyz bounds (docs/operations.md); inside the start grace a verdict and a poll need only exist. */
   ready: { verdictMaxAgeSeconds: number; catalogMaxAgeSeconds: number; startGraceSeconds: number };
+}
+
+export interface CanaryConfig {
+  privateKey: `0x${string}` | undefined;
+  /** USDC per rolling 24 hours, across every canary process of the database. */
+  budgetUsdcPerDay: string;
+  /** No check pays more than this per call. */
+  maxPriceUsdc: string;
+  /** A listing is checked at most once per this many hours. */
+  intervalHours: number;
+  /** Checks per host per rolling 24 hours. */
+  hostChecksPerDay: number;
 }
 
 export class ConfigError extends Error {
@@ -251,6 +297,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (e.ADMIN_PORT === undefined && !e.METRICS_TOKEN)
       problems.push("config: NETWORK=eip155:8453 (Base mainnet) needs ADMIN_PORT or METRICS_TOKEN: /metrics is not served publicly on mainnet");
   }
+  if (e.NETWORK === "eip155:8453" && e.CANARY_PRIVATE_KEY && !e.CANARY_BUDGET_USDC_PER_DAY)
+    problems.push("config: NETWORK=eip155:8453 (Base mainnet) with CANARY_PRIVATE_KEY needs CANARY_BUDGET_USDC_PER_DAY: the paid checker spends real USDC");
   if (e.FACILITATOR_URL && !e.PAY_TO) {
     problems.push("config: FACILITATOR_URL is set but PAY_TO is not: a remote facilitator settles to a real address, set PAY_TO");
   }
@@ -308,6 +356,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT ?? (e.CI && e.CI !== "false" ? "json" : "auto"),
     admin: e.ADMIN_PORT === undefined ? undefined : { port: e.ADMIN_PORT, host: e.ADMIN_HOST },
     metricsToken: e.METRICS_TOKEN,
+    canary: {
+      privateKey: e.CANARY_PRIVATE_KEY as `0x${string}` | undefined,
+      budgetUsdcPerDay: e.CANARY_BUDGET_USDC_PER_DAY ?? (demoMode ? DEMO_DEFAULTS.canaryBudgetUsdcPerDay : CANARY_DEFAULTS.budgetUsdcPerDay),
+      maxPriceUsdc: e.CANARY_MAX_PRICE_USDC ?? CANARY_DEFAULTS.maxPriceUsdc,
+      intervalHours: e.CANARY_INTERVAL_HOURS ?? (demoMode ? DEMO_DEFAULTS.canaryIntervalHours : CANARY_DEFAULTS.intervalHours),
+      hostChecksPerDay: e.CANARY_HOST_CHECKS_PER_DAY ?? (demoMode ? DEMO_DEFAULTS.canaryHostChecksPerDay : CANARY_DEFAULTS.hostChecksPerDay),
+    },
     ready: {
       verdictMaxAgeSeconds: e.READY_VERDICT_MAX_AGE_SECONDS,
       // Three missed polls, and never under a quarter hour.

@@ -21,6 +21,7 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<string | void>> = {
   ingester: async (deps) => startTasks("ingester", deps),
   prober: async (deps) => startTasks("prober", deps),
   alerter: async (deps) => startTasks("alerter", deps),
+  canary: async (deps) => startTasks("canary", deps),
 };
 
 export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);

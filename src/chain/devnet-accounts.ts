@@ -23,6 +23,11 @@ export const PAY_TO_ACCOUNT_INDEX = 10;
  * funded like a payer, so it can buy its own certificate by paying from its payTo (decision 0019).
  */
 export const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
+/**
+ * The paid checker's wallet in demo mode (decision 0051): a payer of its own, never a demo
+ * client's, so its transfers on the devnet are exactly what the checker spent.
+ */
+export const CANARY_ACCOUNT_INDEX = 22;
 
 // Each derivation runs PBKDF2 (~25 ms); devnets in one process share the results.
 const derived = new Map<number, DevAccount>();

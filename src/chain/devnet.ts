@@ -7,6 +7,7 @@ import { contractArtifacts } from "./artifacts.js";
 import {
   ANVIL_MNEMONIC,
   DEMO_ACCOUNT_INDEXES,
+  CANARY_ACCOUNT_INDEX,
   DEMO_MERCHANT_ACCOUNT_INDEX,
   FACILITATOR_ACCOUNT_INDEX,
   PAY_TO_ACCOUNT_INDEX,
@@ -34,6 +35,8 @@ export interface Devnet {
   demoAccounts: DevAccount[];
   /** The demo fleet's merchant payTo (index 21), minted DEMO_USDC_BALANCE too: it can pay from its payTo. */
   demoMerchant: DevAccount;
+  /** The paid checker's wallet in demo mode (index 22), minted DEMO_USDC_BALANCE (decision 0051). */
+  canary: DevAccount;
   publicClient: PublicClient<Transport, Chain>;
   pids: { watchdog: number; anvil: number };
   stop(): Promise<void>;
@@ -92,13 +95,14 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
     const facilitatorAccount = devnetFacilitatorAccount();
     const demoAccounts = DEMO_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
     const demoMerchant = anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX);
+    const canary = anvilAccount(CANARY_ACCOUNT_INDEX);
     const wallet = createWalletClient({
       account: facilitatorAccount,
       chain,
       transport,
       pollingInterval: DEVNET_POLLING_INTERVAL_MS,
     });
-    for (const { address } of [...demoAccounts, demoMerchant]) {
+    for (const { address } of [...demoAccounts, demoMerchant, canary]) {
       const hash = await wallet.writeContract({
         address: usdcAddress,
         abi: testUsdcAbi,
@@ -120,6 +124,7 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
       facilitatorAccount,
       demoAccounts,
       demoMerchant,
+      canary,
       publicClient,
       pids: anvil.pids,
       stop: anvil.stop,

@@ -323,6 +323,8 @@ export interface SignalSnapshotsTable {
   feed: ColumnType<JsonObject | null, object | string | null | undefined, object | string | null>;
   feed_seq: ColumnType<number | null, number | null | undefined, number | null>;
   feed_at: NullableTimestamp;
+  /** The listing's paid delivery checks summed up (0029, decision 0051); null: never checked. */
+  delivery: ColumnType<JsonObject | null, object | string | null | undefined, object | string | null>;
 }
 
 /** A listing that left the catalog, numbered from verdict_seq (0020); kept for the deltas window. */
@@ -517,6 +519,35 @@ export interface DatasetsTable {
   files: DefaultJsonColumn<Record<string, JsonObject>>;
 }
 
+export type DeliveryOutcome = "delivered" | "invalid_output" | "undelivered" | "refused_after_payment" | "not_settled" | "skipped";
+
+/** One paid check of a listing by the canary role (0029, decision 0051). */
+export interface DeliveryChecksTable {
+  id: string;
+  listing_id: number | null;
+  url: string;
+  method: string;
+  host: string;
+  state: "reserved" | "paying" | "done";
+  outcome: DeliveryOutcome | null;
+  reason: string | null;
+  reserved_atomic: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
+  spent_atomic: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
+  network: string | null;
+  asset: string | null;
+  pay_to: string | null;
+  payer: string | null;
+  auth_nonce: string | null;
+  valid_before: NullableTimestamp;
+  tx: string | null;
+  body_sha256: string | null;
+  input_sha256: string | null;
+  owner: string | null;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  evidence: DefaultJsonColumn;
+}
+
 export interface AppStateTable {
   key: string;
   /** Any JSON value; written as JSON text (JSON.stringify) so scalars and arrays survive. */
@@ -555,4 +586,5 @@ export interface Database {
   certificates: CertificatesTable;
   datasets: DatasetsTable;
   app_state: AppStateTable;
+  delivery_checks: DeliveryChecksTable;
 }

@@ -45,6 +45,10 @@ export const PREFLIGHT_CODES = [
   "needs_input",
   // The last hour was not mostly healthy (a floor on its uptime, a ceiling on errors in 30 min): no pay for a flapper (decision 0049).
   "flapping",
+  // The latest paid check settled and then delivered nothing: an error, an empty, placeholder or canned body, a refusal (decision 0051).
+  "paid_no_delivery",
+  // The latest paid check delivered a body outside the output schema the listing declares (decision 0051).
+  "invalid_output",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

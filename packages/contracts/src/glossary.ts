@@ -48,6 +48,15 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
     meaning:
       "In the last hour the endpoint mostly answered 400 or 422 without an x402 challenge to the input its listing declares, and never quoted: it is up, but its price is unseen.",
   },
+  paid_no_delivery: {
+    title: "Paid, nothing delivered",
+    meaning:
+      "Lookout's own paid check settled a payment in the last 7 days and then got an error, an empty, placeholder or canned body, a time-out or a refusal instead of the answer paid for.",
+  },
+  invalid_output: {
+    title: "Output off its schema",
+    meaning: "Lookout's latest paid check in the last 7 days delivered a body that does not match the output schema the listing declares.",
+  },
   dead_7d: { title: "Dead all week", meaning: "Catalogued at least 7 days, at least 20 probes in them and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },
   slow_p99: { title: "Slow tail", meaning: "The 99th percentile latency over 7 days is 5 seconds or more." },

@@ -50,6 +50,8 @@ export const THRESHOLDS = {
   /** ... an uptime_1h under this floor, or more errors in the last 30 minutes than this ceiling. */
   flapMinUptime1hPct: 80,
   flapMaxErrors30m: 2,
+  /** paid_no_delivery and invalid_output: the latest settled paid check counts for this long (decision 0051). */
+  deliveryEvidenceMs: 7 * DAY,
 } as const;
 
 /** Warnings that make ok=false. */
@@ -70,6 +72,8 @@ export const CRITICAL: ReadonlySet<WarningCode> = new Set<WarningCode>([
   // Wallet-drain risks are critical too, so `skip` never comes with ok=true (decision 0035).
   "suspicious_high_price",
   "price_switch",
+  // Money was taken and nothing delivered (decision 0051).
+  "paid_no_delivery",
 ]);
 
 /** Codes about the catalog, not the endpoint: reported, but they alone never turn pay into investigate. */
@@ -120,6 +124,9 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   unchallenged: 0.5,
   // The endpoint answers but refuses the input we know to send, so its offer is unseen: what unknown_endpoint weighs (decision 0046).
   needs_input: 0.4,
+  paid_no_delivery: 1,
+  // Delivered, but not what the listing declares: a client parsing it may fail (decision 0051).
+  invalid_output: 0.5,
   new_provider: 0.2,
   high_concentration: 0.1,
   source_disagrees: 0.1,

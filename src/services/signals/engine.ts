@@ -39,6 +39,10 @@ const flappingHour = (s: SignalInput) =>
   ((s.probes1h - (s.healthy1h ?? 0) >= 2 && (uptimePct(s.healthy1h ?? 0, s.probes1h) ?? 100) < T.flapMinUptime1hPct) ||
     s.probes30m - s.healthy30m > T.flapMaxErrors30m);
 
+// The newest settled paid check speaks for a week; a later one that delivered clears it (decision 0051).
+const settledRecently = (s: SignalInput, now: number, outcomes: readonly string[]) =>
+  !!s.delivery && outcomes.includes(s.delivery.outcome) && now - s.delivery.at.getTime() <= T.deliveryEvidenceMs;
+
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {
   unknown_endpoint: (s) => !s.known,
@@ -72,6 +76,8 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
     const n = s.needsInput1h ?? 0;
     return n > 0 && (s.healthy1h ?? 0) === 0 && n >= T.needsInputMinShare * (s.probes1h + (s.unchallenged1h ?? 0) + n);
   },
+  paid_no_delivery: (s, now) => settledRecently(s, now, ["undelivered", "refused_after_payment"]),
+  invalid_output: (s, now) => settledRecently(s, now, ["invalid_output"]),
   ...quoteRules,
 };
 

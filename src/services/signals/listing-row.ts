@@ -97,6 +97,8 @@ const reportColumns = [
   "s.unchallenged_1h",
   "s.needs_input_1h",
   "s.detail",
+  // The paid delivery checks summed up (decision 0051).
+  "s.delivery",
   // The stored verdict every product reads (signals/verdict.ts).
   "s.warnings",
   "s.risk_score",

@@ -44,7 +44,14 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     concentrationPct: context?.group.concentration_pct ?? null,
     listedQuote: listedTerms(row),
     observedQuote: quoteOf(row),
+    delivery: settledCheck(row),
   };
+}
+
+// The newest check that paid: what paid_no_delivery and invalid_output judge (decision 0051).
+function settledCheck(row: ReportRow): SignalInput["delivery"] {
+  const settled = (row.delivery as { settled?: { outcome: string; at: string } | null } | null)?.settled;
+  return settled ? { outcome: settled.outcome, at: new Date(settled.at) } : null;
 }
 
 const quoteOf = (row: ReportRow) => (row.detail as { quote?: ObservedQuote } | null)?.quote ?? null;

@@ -41,6 +41,8 @@ export interface SignalInput {
   /** The terms the catalog lists, and what the prober's challenges showed (null: none read yet). */
   listedQuote: ListedQuote | null;
   observedQuote: ObservedQuote | null;
+  /** The newest settled paid check (decision 0051); absent or null: never settled one. */
+  delivery?: { outcome: string; at: Date } | null;
 }
 
 /** One code's predicate over the input at `now` (ms). */

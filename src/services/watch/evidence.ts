@@ -7,6 +7,12 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const hoursSince = (d: Date | null, now: Date) => (d ? Math.round(((now.getTime() - d.getTime()) / 3_600_000) * 10) / 10 : null);
 const pct = (healthy: number, probes: number) => (probes === 0 ? null : Math.round((healthy / probes) * 100));
 
+const deliveryEvidence = (s: SignalInput): JsonObject => ({
+  settled_outcome: s.delivery?.outcome ?? null,
+  settled_at: iso(s.delivery?.at ?? null),
+  window_days: T.deliveryEvidenceMs / 86_400_000,
+});
+
 /**
  * The numbers each signal is decided on, next to the threshold they were held against, so an
  * alert says why it fired or cleared without a second call.
@@ -81,6 +87,8 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
     healthy_1h: s.healthy1h ?? 0,
     min_share: T.needsInputMinShare,
   }),
+  paid_no_delivery: (s) => deliveryEvidence(s),
+  invalid_output: (s) => deliveryEvidence(s),
   ...QUOTE_EVIDENCE,
 };
 
