@@ -519,7 +519,7 @@ export interface DatasetsTable {
   files: DefaultJsonColumn<Record<string, JsonObject>>;
 }
 
-export type DeliveryOutcome = "delivered" | "invalid_output" | "undelivered" | "refused_after_payment" | "not_settled" | "skipped";
+export type DeliveryOutcome = "delivered" | "invalid_output" | "undelivered" | "refused_after_payment" | "not_settled" | "skipped" | "interrupted";
 
 /** One paid check of a listing by the canary role (0029, decision 0051). */
 export interface DeliveryChecksTable {

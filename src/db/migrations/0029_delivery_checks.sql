@@ -11,7 +11,8 @@ create table delivery_checks (
   -- reserved: budget held, nothing signed yet; paying: a signed authorization may be out;
   -- done: outcome known (spent_atomic is what the chain took).
   state text not null check (state in ('reserved', 'paying', 'done')),
-  outcome text check (outcome in ('delivered', 'invalid_output', 'undelivered', 'refused_after_payment', 'not_settled', 'skipped')),
+  -- interrupted (an addition): our side stopped after signing (a crash, a shutdown); the chain says what was spent, nothing is judged.
+  outcome text check (outcome in ('delivered', 'invalid_output', 'undelivered', 'refused_after_payment', 'not_settled', 'skipped', 'interrupted')),
   -- Why the outcome, in a word or two: status_500, empty_body, placeholder, canned, timeout, schema, budget, ceiling, verdict, quote.
   reason text,
   -- What the budget holds for it until done (the checked amount), and what the chain shows was paid.

@@ -11,7 +11,7 @@ export const DELIVERY_RETENTION_MS = 30 * DAY;
 /**
  * A listing's paid checks summed up, stored on its snapshot (signal_snapshots.delivery) with each
  * check: the products' `delivery` object (checked_at .. last_delivered_at, check_id) and the rule's
- * input (`settled`: the newest check that paid). Skipped checks paid nothing and say nothing about
+ * input (`settled`: the newest check that paid). Skipped and interrupted checks say nothing about
  * the endpoint: they are not counted.
  */
 export interface DeliverySummary {
@@ -43,7 +43,7 @@ export async function refreshDeliverySummaries(db: Kysely<Database>, listingIds:
   if (listingIds.length === 0) return 0;
   const ids = sql`${[...listingIds]}::bigint[]`;
   const since = new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString();
-  const counted = sql`listing_id = any(${ids}) and state = 'done' and outcome is not null and outcome <> 'skipped' and started_at > ${since}::timestamptz`;
+  const counted = sql`listing_id = any(${ids}) and state = 'done' and outcome is not null and outcome not in ('skipped', 'interrupted') and started_at > ${since}::timestamptz`;
   const { rows } = await sql<Row>`
     select l.id::text as listing_id,
       (select count(*)::int from delivery_checks where ${counted} and listing_id = l.id) as checks_30d,
