@@ -1,6 +1,6 @@
 import { Registry, collectDefaultMetrics } from "prom-client";
 import { banner, type BannerInput } from "./banner.js";
-import { DEMO_MERCHANT_ACCOUNT_INDEX, anvilAccount } from "./chain/devnet-accounts.js";
+import { CANARY_ACCOUNT_INDEX, DEMO_MERCHANT_ACCOUNT_INDEX, anvilAccount } from "./chain/devnet-accounts.js";
 import { startPaymentRail, type PaymentRail } from "./chain/payment-rail.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createAppContext, Readiness, type AppContext } from "./context.js";
@@ -144,6 +144,12 @@ function demoShown(fleet: DemoFleet): BannerInput["demo"] {
   return { payerKey: anvilAccount(1).privateKey, healthy: first("healthy"), decoy: first("decoy"), dead: first("dead_5xx") };
 }
 
+/** Demo mode pays the demo fleet from the devnet's canary account (22, funded at start) unless a key is set (decision 0051). */
+function withDemoCanary(c: Config): Config {
+  if (!c.demoMode || c.canary.privateKey) return c;
+  return { ...c, canary: { ...c.canary, privateKey: anvilAccount(CANARY_ACCOUNT_INDEX).privateKey } };
+}
+
 function showBanner(ctx: AppContext, input: BannerInput): void {
   const { text, fields } = banner(input);
   if (prettyLogs(ctx.config.logFormat)) process.stdout.write(text);
@@ -152,7 +158,7 @@ function showBanner(ctx: AppContext, input: BannerInput): void {
 
 let config: Config;
 try {
-  config = loadConfig();
+  config = withDemoCanary(loadConfig());
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   for (const line of err.problems) console.error(line);

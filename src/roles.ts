@@ -21,8 +21,17 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<string | void>> = {
   ingester: async (deps) => startTasks("ingester", deps),
   prober: async (deps) => startTasks("prober", deps),
   alerter: async (deps) => startTasks("alerter", deps),
-  canary: async (deps) => startTasks("canary", deps),
+  canary: async (deps) => startCanary(deps),
 };
+
+/** The paid checker spends money: without its own key it is off, said once (decision 0051). */
+async function startCanary(deps: RoleDeps): Promise<void> {
+  if (!deps.ctx.config.canary.privateKey) {
+    deps.ctx.log.info("the paid checker (role canary) is off: set CANARY_PRIVATE_KEY to a wallet of its own to check delivery (docs/operations.md)");
+    return;
+  }
+  startTasks("canary", deps);
+}
 
 export const startRole = (role: Role, deps: RoleDeps) => STARTERS[role](deps);
 

@@ -13,6 +13,7 @@ export { DATASET } from "./dataset/constants.js";
 export type { DatasetEvidence } from "./dataset/evidence.js";
 export type { PublishedDataset } from "./dataset/list-datasets.js";
 export { DELIST } from "./delist/constants.js";
+export { createCanary, type Canary } from "./delivery/index.js";
 export type { EndpointHistory, EndpointVerdict, FlagSpan, HourBucket, QuoteSpan } from "./endpoint-history/index.js";
 export { EXPLORER, LIST_WARNINGS, SORT_KEYS, VERDICTS } from "./explorer/index.js";
 export type { ExplorerRow, ListPage, ListQuery, ProviderPage, ServicePage, SortKey, Sparkline, Totals, VerdictFilter } from "./explorer/index.js";

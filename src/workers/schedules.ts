@@ -1,8 +1,10 @@
+import { chainReader, remoteChainClient } from "../chain/chain-reader.js";
 import type { PaymentRail } from "../chain/payment-rail.js";
 import type { Config, Role } from "../config.js";
 import type { AppContext } from "../context.js";
 import { ALERTER_TICK_MS, DATASET, DELIST, DELIVERY_POLL_MS, PROBE_TICK_MS } from "../services/index.js";
 import { alerterTask } from "./alerter.js";
+import { CANARY_TICK_MS, canaryTask } from "./canary.js";
 import { datasetTask } from "./dataset.js";
 import { flagRecorderTask } from "./delist-flags.js";
 import { ingestCadenceMs, ingesterTask } from "./ingester.js";
@@ -47,6 +49,15 @@ export const SCHEDULES: readonly Schedule[] = [
   { name: "delist flags", role: "prober", runs: ["flag recording"], intervalMs: () => DELIST.recordEveryMs, task: ({ ctx }) => flagRecorderTask(ctx) },
   { name: "alerter", role: "alerter", runs: ["alerter evaluation"], intervalMs: () => ALERTER_TICK_MS, task: ({ ctx }) => alerterTask(ctx) },
   { name: "webhook delivery", role: "alerter", intervalMs: () => DELIVERY_POLL_MS, task: ({ ctx }) => webhookDeliveryTask(ctx) },
+  // The paid checker: only with a key (roles.ts says once when it is off); the chain is the rail's, else RPC_URL's.
+  {
+    name: "canary",
+    role: "canary",
+    runs: ["delivery checks", "check reconciliation"],
+    intervalMs: () => CANARY_TICK_MS,
+    task: ({ ctx, rail }) =>
+      canaryTask(ctx, rail?.chain ?? chainReader(remoteChainClient(ctx.config.network, ctx.config.rpcUrl)), ctx.config.canary.privateKey!),
+  },
 ];
 
 function railOf(rail: PaymentRail | undefined): PaymentRail {

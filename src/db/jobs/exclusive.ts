@@ -14,6 +14,8 @@ export const LOCKS = {
    * exclusively, so it reads no number before all below it committed (migration 0020 names it too).
    */
   verdictFeed: 4_020_402_402_022n,
+  /** Not a task: the paid checker's reservations take it (waiting) so every process sees one budget (decision 0051). */
+  canaryBudget: 4_020_402_402_038n,
 } as const;
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };

@@ -1,0 +1,43 @@
+import type { AppContext } from "../context.js";
+import { createCanary, type ChainReader } from "../services/index.js";
+import type { Task } from "./periodic.js";
+
+/** Due listings are read every few seconds: the cadence per listing is CANARY_INTERVAL_HOURS, not this. */
+export const CANARY_TICK_MS = 5_000;
+
+/**
+ * The paid checker's tick (decision 0051): open checks resolved from the chain, then due listings
+ * paid and judged. Several canary processes may run: the budget and each listing's interval are
+ * held in the database under one lock, and a check is claimed by opening it.
+ */
+export function canaryTask(ctx: AppContext, chain: ChainReader, privateKey: `0x${string}`): Task<void> {
+  const log = ctx.log.child({ worker: "canary" });
+  const { config, services } = ctx;
+  const canary = createCanary({
+    db: ctx.db,
+    clock: ctx.clock,
+    log,
+    chain,
+    canary: { ...config.canary, privateKey },
+    network: config.network,
+    allowPrivateTargets: config.allowPrivateTargets,
+    publicBaseUrl: config.publicBaseUrl,
+    preflight: (target) => services.reports.preflight(target),
+  });
+  log.info(
+    {
+      wallet: canary.address,
+      budgetUsdcPerDay: config.canary.budgetUsdcPerDay,
+      maxPriceUsdc: config.canary.maxPriceUsdc,
+      intervalHours: config.canary.intervalHours,
+    },
+    "paid checker on",
+  );
+  return {
+    async tick() {
+      const { checked, reconciled } = await canary.tick();
+      if (checked + reconciled > 0) log.debug({ checked, reconciled }, "canary tick");
+    },
+    close: () => canary.close(),
+  };
+}
