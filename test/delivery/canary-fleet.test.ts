@@ -5,7 +5,19 @@ import type { Devnet } from "../../src/chain/devnet.js";
 import { chainReader } from "../../src/chain/chain-reader.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import type { DemoFleet } from "../../src/demo/index.js";
-import { createCanary } from "../../src/services/delivery/index.js";
+import type { DbHandle } from "../../src/db/client.js";
+import { openDatabase } from "../../src/db/client.js";
+import { createCanary, type CanarySettings } from "../../src/services/delivery/index.js";
+import { openCheck } from "../../src/services/delivery/ledger.js";
+import { createPayer } from "../../src/services/delivery/payer.js";
+import { ownLookout } from "../../src/services/delivery/own-lookout.js";
+import { markSigned } from "../../src/services/delivery/run-check.js";
+import { reconcileChecks, CHECK_MAX_MS } from "../../src/services/delivery/reconcile.js";
+import { publicJwks } from "../../src/services/certificates/signing-keys.js";
+import { HOUR } from "../../src/services/signals/constants.js";
+import { startIngester } from "../helpers/start-ingester.js";
+import { startProber } from "../helpers/start-prober.js";
+import { startSwitchingMerchant } from "../helpers/switching-merchant.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
 import { acquireDevnet } from "../helpers/shared-devnet.js";
@@ -29,19 +41,24 @@ afterAll(async () => {
 const balanceOf = (address: string) =>
   devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "balanceOf", args: [address as Address] });
 
+const canaryOn = (db: DbHandle, limits: Partial<CanarySettings>) =>
+  createCanary({
+    db,
+    clock: ctx.clock,
+    log: ctx.log,
+    chain: chainReader(devnet.publicClient),
+    canary: { privateKey: devnet.canary.privateKey, budgetUsdcPerDay: "0.2", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 1000, ...limits },
+    network: devnet.network,
+    allowPrivateTargets: true,
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    preflight: (t) => ctx.services.reports.preflight(t),
+  });
+
+const checksOf = (url: string) => ctx.db.db.selectFrom("delivery_checks").selectAll().where("url", "=", url).orderBy("started_at").execute();
+
 describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
   it("pays each eligible listing once, never a decoy or above the ceiling, and spends on chain exactly what its ledger says, within the budget", async () => {
-    const canary = createCanary({
-      db: ctx.db,
-      clock: ctx.clock,
-      log: ctx.log,
-      chain: chainReader(devnet.publicClient),
-      canary: { privateKey: devnet.canary.privateKey, budgetUsdcPerDay: "0.2", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 1000 },
-      network: devnet.network,
-      allowPrivateTargets: true,
-      publicBaseUrl: ctx.config.publicBaseUrl,
-      preflight: (t) => ctx.services.reports.preflight(t),
-    });
+    const canary = canaryOn(ctx.db, { budgetUsdcPerDay: "0.2" });
     const before = await balanceOf(devnet.canary.address);
     for (let i = 0; i < 40; i++) if ((await canary.tick()).checked === 0) break;
     await canary.close();
@@ -70,4 +87,92 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
       .executeTakeFirstOrThrow();
     expect(snap.delivery).toMatchObject({ outcome: "delivered", checks_30d: 1, delivered_30d: 1, tx: delivered[0]!.tx });
   }, 180_000);
+
+  it("pays nothing to a quote that asks more than was checked: above the ceiling, or above the price the prober saw", async () => {
+    const merchant = await startSwitchingMerchant(devnet, devnet.payTo);
+    try {
+      fleet.addListing({ url: merchant.url, serviceName: "Quote Switcher", price: "0.001", payTo: devnet.payTo });
+      await startIngester(ctx, [fleet.catalogUrl]).runNow();
+      const prober = startProber(ctx, { runAtStart: false });
+      for (let i = 0; i < 3; i++) {
+        await prober.runNow();
+        ctx.clock.advance(10 * 60_000);
+      }
+      await prober.stop();
+      const canary = canaryOn(ctx.db, { intervalHours: 0.01 });
+      const before = await balanceOf(devnet.canary.address);
+      const from = ctx.clock.now();
+      for (const price of ["0.02", "0.005"]) {
+        merchant.terms.price = price;
+        ctx.clock.advance(HOUR);
+        const seen = (await checksOf(merchant.url)).length;
+        for (let i = 0; i < 40 && (await checksOf(merchant.url)).length === seen; i++) await canary.tick();
+      }
+      await canary.close();
+      const checks = await checksOf(merchant.url);
+      expect(checks.map((c) => [c.outcome, c.reason])).toEqual([
+        ["skipped", "quote"],
+        ["skipped", "quote"],
+      ]);
+      expect(checks.every((c) => c.auth_nonce === null && c.spent_atomic === "0")).toBe(true);
+      // Whatever else it paid meanwhile (the fleet's listings fell due again), the chain agrees with the ledger.
+      const others = await ctx.db.db.selectFrom("delivery_checks").select("spent_atomic").where("started_at", ">", from).execute();
+      expect(before - (await balanceOf(devnet.canary.address))).toBe(others.reduce((sum, c) => sum + BigInt(c.spent_atomic), 0n));
+    } finally {
+      await merchant.stop();
+    }
+  }, 120_000);
+
+  it("completes a check interrupted between settlement and the answer from the chain: the spend counts, nothing is judged", async () => {
+    const e = fleet.endpoints.find((x) => x.kind === "healthy" && x.method === "GET" && Number(x.price) <= 0.01)!;
+    const listing = await ctx.db.db.selectFrom("listings").select(["id", "host"]).where("url", "=", e.url).executeTakeFirstOrThrow();
+    const limits = { budgetAtomic: 1_000_000n, maxPriceAtomic: 10_000n, intervalMs: 0, hostChecksPerDay: 1000 };
+    ctx.clock.advance(HOUR);
+    const opened = await openCheck(
+      ctx.db.db,
+      { listingId: listing.id, url: e.url, method: e.method, host: listing.host },
+      10_000n,
+      limits,
+      "crashed",
+      ctx.clock.now(),
+    );
+    const id = (opened as { id: string }).id;
+    const lookout = ownLookout({
+      baseUrl: ctx.config.publicBaseUrl,
+      preflight: (t) => ctx.services.reports.preflight(t),
+      jwks: () => publicJwks(ctx.db.db, ctx.clock.now()),
+    });
+    const pay = createPayer({
+      privateKey: devnet.canary.privateKey,
+      network: devnet.network,
+      maxAtomic: 10_000n,
+      lookout,
+      fetch,
+      onSigned: (sig) => markSigned(ctx.db.db, id, sig),
+    });
+    const res = await pay.fetch(e.url);
+    expect(res.status).toBe(200); // paid and answered; the process "dies" before recording it
+    ctx.clock.advance(CHECK_MAX_MS + 1000);
+    expect(await reconcileChecks({ db: ctx.db.db, chain: chainReader(devnet.publicClient), log: ctx.log }, ctx.clock.now())).toBeGreaterThanOrEqual(1);
+    const row = await ctx.db.db.selectFrom("delivery_checks").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: "done", outcome: "interrupted", spent_atomic: e.amount });
+    expect(row.tx).toMatch(/^0x[0-9a-f]{64}$/);
+  }, 60_000);
+
+  it("two canary processes share one budget: together they never hold or spend more", async () => {
+    ctx.clock.advance(25 * HOUR); // yesterday's spend leaves the rolling day
+    const second = ctx.db.dialect === "postgres" ? await openDatabase({ databaseUrl: (ctx.db as { url?: string }).url! }) : ctx.db;
+    const [a, b] = [canaryOn(ctx.db, { budgetUsdcPerDay: "0.004", intervalHours: 1 }), canaryOn(second, { budgetUsdcPerDay: "0.004", intervalHours: 1 })];
+    const before = await balanceOf(devnet.canary.address);
+    for (let i = 0; i < 6; i++) await Promise.all([a.tick(), b.tick()]);
+    await Promise.all([a.close(), b.close()]);
+    if (second !== ctx.db) await second.close();
+    const since = new Date(ctx.clock.now().getTime() - 24 * HOUR);
+    const checks = await ctx.db.db.selectFrom("delivery_checks").selectAll().where("started_at", ">", since).execute();
+    const spent = checks.reduce((sum, c) => sum + BigInt(c.spent_atomic), 0n);
+    expect(spent).toBeGreaterThan(0n);
+    expect(spent).toBeLessThanOrEqual(4_000n);
+    expect(before - (await balanceOf(devnet.canary.address))).toBe(spent);
+    expect(checks.some((c) => c.reason === "budget")).toBe(true);
+  }, 120_000);
 });

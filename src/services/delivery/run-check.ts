@@ -63,7 +63,7 @@ export async function runCheck(db: Kysely<Database>, payer: Omit<PayerOptions, "
 }
 
 /** Before the paid request leaves: the authorization is in the ledger, so a crash after it is resolved from the chain. */
-async function markSigned(db: Kysely<Database>, id: string, s: Signed): Promise<void> {
+export async function markSigned(db: Kysely<Database>, id: string, s: Signed): Promise<void> {
   await sql`update delivery_checks set state = 'paying', payer = ${s.payer}, pay_to = ${s.payTo}, asset = ${s.asset}, network = ${s.network},
       auth_nonce = ${s.nonce}, valid_before = ${s.validBefore.toISOString()}::timestamptz, reserved_atomic = ${s.amount}::numeric
     where id = ${id}`.execute(db);

@@ -67,7 +67,6 @@ export function createCanary(deps: CanaryDeps) {
   const payer = {
     privateKey: canary.privateKey,
     network: deps.network,
-    maxAtomic: limits.maxPriceAtomic,
     lookout,
     fetch: guardedFetch(dispatcher),
   };
@@ -76,9 +75,11 @@ export function createCanary(deps: CanaryDeps) {
     const now = clock.now();
     const why = ineligible(c, limits);
     if (why) return recordSkip(db.db, c, why, { price_atomic: c.priceAtomic, reason_codes: c.warnings }, limits.intervalMs, now);
-    const opened = await openCheck(db.db, c, limits.maxPriceAtomic, limits, owner, now);
+    // The listed price is what is held and the most that may be signed: a 402 asking more is refused.
+    const price = BigInt(c.priceAtomic!);
+    const opened = await openCheck(db.db, c, price, limits, owner, now);
     if (!opened || !("id" in opened)) return;
-    await runCheck(db.db, payer, c, opened.id);
+    await runCheck(db.db, { ...payer, maxAtomic: price }, c, opened.id);
     for (let i = 0; i < SETTLE_TRIES; i++) {
       if (await settleCheck({ db: db.db, chain: deps.chain, log }, opened.id, clock.now())) return;
       await sleep(SETTLE_PAUSE_MS);
