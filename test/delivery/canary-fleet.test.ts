@@ -85,6 +85,10 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
       .select(["delivery", "warnings"])
       .where("listing_id", "=", delivered[0]!.listing_id!)
       .executeTakeFirstOrThrow();
+    const evidence = delivered[0]!.evidence as { challenge: { requirement_digest: string | null; status: number }; answer: { status: number } };
+    expect(evidence.challenge.status).toBe(402);
+    expect(evidence.challenge.requirement_digest).toMatch(/\S{16,}/);
+    expect(evidence.answer.status).toBe(200);
     expect(snap.delivery).toMatchObject({ outcome: "delivered", checks_30d: 1, delivered_30d: 1, tx: delivered[0]!.tx });
   }, 180_000);
 
@@ -92,7 +96,9 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
     const merchant = await startSwitchingMerchant(devnet, devnet.payTo);
     try {
       fleet.addListing({ url: merchant.url, serviceName: "Quote Switcher", price: "0.001", payTo: devnet.payTo });
-      await startIngester(ctx, [fleet.catalogUrl]).runNow();
+      const ingester = startIngester(ctx, [fleet.catalogUrl]);
+      await ingester.runNow();
+      await ingester.stop();
       const prober = startProber(ctx, { runAtStart: false });
       for (let i = 0; i < 3; i++) {
         await prober.runNow();

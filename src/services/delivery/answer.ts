@@ -1,3 +1,4 @@
+import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
 import { BODY_PREFIX_BYTES, type DeliveryEvidence } from "./evidence.js";
 import type { PaidAnswer } from "./judge.js";
 import type { Exchange, Signed } from "./payer.js";
@@ -24,8 +25,8 @@ export async function readCapped(res: Response): Promise<Buffer> {
   return Buffer.concat(chunks).subarray(0, MAX_READ_BYTES);
 }
 
-/** The 402 the check paid: its PAYMENT-REQUIRED header decoded, and the requirement signed. */
-export function challengeEvidence(first: Exchange | undefined, signed: Signed | null): DeliveryEvidence["challenge"] {
+/** The 402 the check paid: its PAYMENT-REQUIRED header decoded, the requirement signed and the digest its verdict was bound to. */
+export async function challengeEvidence(first: Exchange | undefined, signed: Signed | null): Promise<DeliveryEvidence["challenge"]> {
   if (!first || first.status === null) return null;
   const header = first.headers["payment-required"];
   let paymentRequired: unknown = null;
@@ -36,7 +37,9 @@ export function challengeEvidence(first: Exchange | undefined, signed: Signed | 
       paymentRequired = { unreadable: header.slice(0, 200) };
     }
   }
-  return { status: first.status, payment_required: paymentRequired, requirement: signed?.requirement ?? null, requirement_digest: null };
+  const narrowed = signed && paymentRequired ? readPaymentRequired({ ...(paymentRequired as object), accepts: [signed.requirement] })?.accepts[0] : undefined;
+  const digest = narrowed ? await requirementDigest(narrowed) : null;
+  return { status: first.status, payment_required: paymentRequired, requirement: signed?.requirement ?? null, requirement_digest: digest };
 }
 
 /** What came back to the paid request: status, headers, size, hash and the first bytes. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { DECLARED_INPUT } from "../probes/endpoint-job.js";
-import type { CheckTarget } from "./ledger.js";
+import { CHECK_RUN_MS, type CheckTarget } from "./ledger.js";
 
 /** A due listing as the checker reads it: what to send, what to expect, what it answered before. */
 export interface Candidate extends CheckTarget {
@@ -19,11 +19,12 @@ export interface Candidate extends CheckTarget {
 
 /**
  * Listings due a check on the checker's network: active, priced, judged, none checked within the
- * interval, no check open on their host; never checked first, then the longest unchecked.
+ * interval, no check running on their host; never checked first, then the longest unchecked.
  */
 export async function dueCandidates(db: Kysely<Database>, network: string, intervalMs: number, limit: number, now: Date): Promise<Candidate[]> {
   const recent = new Date(now.getTime() - intervalMs).toISOString();
   const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+  const running = new Date(now.getTime() - CHECK_RUN_MS).toISOString();
   const { rows } = await sql<Record<string, unknown>>`
     select l.id, l.url, l.method, l.host, l.price_atomic::text as price_atomic, s.warnings,
            coalesce(s.probes_1h, 0) + coalesce(s.unchallenged_1h, 0) + coalesce(s.needs_input_1h, 0) as probes_1h,
@@ -37,7 +38,7 @@ export async function dueCandidates(db: Kysely<Database>, network: string, inter
     where l.is_active and s.risk_score is not null and coalesce(l.price_atomic, 0) > 0
       and (l.network is null or l.network = ${network})
       and not exists (select 1 from delivery_checks d where d.listing_id = l.id and d.started_at > ${recent}::timestamptz)
-      and not exists (select 1 from delivery_checks d where d.host = l.host and d.state <> 'done')
+      and not exists (select 1 from delivery_checks d where d.host = l.host and d.state <> 'done' and d.started_at > ${running}::timestamptz)
     order by last_check asc nulls first, l.id
     limit ${limit}`.execute(db);
   return rows.map((r) => ({

@@ -20,6 +20,9 @@ export interface CanaryLimits {
   hostChecksPerDay: number;
 }
 
+/** A check runs at most this long (its answer's time-out and the settlement reads); an open check older than this only waits for the chain. */
+export const CHECK_RUN_MS = 60_000;
+
 export type Opened = { id: string } | { skipped: "budget" | "host_limit" } | null;
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
@@ -30,7 +33,8 @@ export const newCheckId = () => `dc_${[...randomBytes(26)].map((b) => ALPHABET[b
  * Opens a check of `target` holding `amount` against the budget, under one lock every canary
  * process takes, so together they never hold more than the budget over any 24 hours: a done
  * check counts what it spent, an open one what it holds. Null when another process checked the
- * listing within its interval or has a check open on its host; a skip row when the budget or the
+ * listing within its interval or has a check running on its host (one waiting only for the chain
+ * holds budget, not the host); a skip row when the budget or the
  * host's daily limit would be passed (it counts as the interval's check: no retry every tick).
  */
 export async function openCheck(db: Kysely<Database>, target: CheckTarget, amount: bigint, limits: CanaryLimits, owner: string, now: Date): Promise<Opened> {
@@ -38,12 +42,13 @@ export async function openCheck(db: Kysely<Database>, target: CheckTarget, amoun
     await sql`select pg_advisory_xact_lock(${sql.lit(LOCKS.canaryBudget.toString())}::bigint)`.execute(tx);
     const day = new Date(now.getTime() - DAY).toISOString();
     const recent = new Date(now.getTime() - limits.intervalMs).toISOString();
+    const running = new Date(now.getTime() - CHECK_RUN_MS).toISOString();
     const { rows } = await sql<{ held: string; checked: boolean; host_open: boolean; host_day: number }>`
       select
         (select coalesce(sum(case when state = 'done' then spent_atomic else greatest(reserved_atomic, spent_atomic) end), 0)::text
            from delivery_checks where started_at > ${day}::timestamptz or state <> 'done') as held,
         exists (select 1 from delivery_checks where listing_id = ${target.listingId} and started_at > ${recent}::timestamptz) as checked,
-        exists (select 1 from delivery_checks where host = ${target.host} and state <> 'done') as host_open,
+        exists (select 1 from delivery_checks where host = ${target.host} and state <> 'done' and started_at > ${running}::timestamptz) as host_open,
         (select count(*)::int from delivery_checks where host = ${target.host} and started_at > ${day}::timestamptz and outcome is distinct from 'skipped') as host_day`.execute(
       tx,
     );

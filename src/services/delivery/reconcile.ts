@@ -5,7 +5,7 @@ import type { ChainReader } from "../payments/chain-outcome.js";
 import { refreshListing, settleCheck } from "./settle.js";
 import { DELIVERY_RETENTION_MS } from "./summary.js";
 
-/** Longer than any check runs (its answer's time-out and the settlement reads): an open check older than this has no runner. */
+/** Longer than any check runs (CHECK_RUN_MS) with a margin: an open check older than this has no runner. */
 export const CHECK_MAX_MS = 90_000;
 const BATCH = 50;
 

@@ -40,11 +40,11 @@ export async function runCheck(db: Kysely<Database>, payer: Omit<PayerOptions, "
     answer = { status: res.status, contentType: res.headers.get("content-type"), body, sha256: sha256(body) };
   } catch (err) {
     failure = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? "timeout" : "error";
-    if (!pay.signed()) return skip(db, id, err, pay.exchanges.length);
+    if (!pay.signed()) return skip(db, id, err, pay.exchanges[0]?.status ?? null);
   }
   const signed = pay.signed();
   const evidence = {
-    challenge: challengeEvidence(pay.exchanges[0], signed),
+    challenge: await challengeEvidence(pay.exchanges[0], signed),
     request: { method: c.method, url, headers: pay.exchanges.at(-1)?.requestHeaders ?? headers, body: input.body, input: input.kind },
     answer: answerEvidence(answer, pay.exchanges.at(-1)),
     timings: {
@@ -69,9 +69,10 @@ export async function markSigned(db: Kysely<Database>, id: string, s: Signed): P
     where id = ${id}`.execute(db);
 }
 
-function skip(db: Kysely<Database>, id: string, err: unknown, exchanges: number): Promise<void> {
+// Refused by our own policy or the SDK's spend controls: the quote; no answer at all: unreachable.
+function skip(db: Kysely<Database>, id: string, err: unknown, firstStatus: number | null): Promise<void> {
   const message = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
-  const reason = /x402 Lookout/.test(message) ? "quote" : exchanges === 0 ? "unreachable" : "error";
+  const reason = /x402 Lookout|spendControls/.test(message) ? "quote" : firstStatus === null ? "unreachable" : "error";
   return skipWith(db, id, reason, { error: message.slice(0, 500) });
 }
 

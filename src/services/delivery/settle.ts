@@ -42,7 +42,7 @@ export async function settleCheck(deps: { db: Kysely<Database>; chain: ChainRead
 
 type Final = { judgment: Judgment; spent: string; tx: string | null; chain?: string };
 
-async function finish(deps: { db: Kysely<Database> }, listingId: number | null, id: string, f: Final, now: Date): Promise<true> {
+async function finish(deps: { db: Kysely<Database>; log: Logger }, listingId: number | null, id: string, f: Final, now: Date): Promise<true> {
   await sql`
     update delivery_checks set state = 'done', outcome = ${f.judgment.outcome}, reason = ${f.judgment.reason}, spent_atomic = ${f.spent}::numeric,
       tx = ${f.tx}, finished_at = ${now.toISOString()}::timestamptz,
@@ -51,6 +51,7 @@ async function finish(deps: { db: Kysely<Database> }, listingId: number | null, 
                       'settlement', coalesce(evidence -> 'settlement', '{}'::jsonb) || jsonb_build_object('tx', ${f.tx}::text, 'chain', ${f.chain ?? null}::text))
     where id = ${id} and state <> 'done'`.execute(deps.db);
   if (listingId !== null) await refreshListing(deps.db, listingId, now);
+  deps.log.info({ check: id, outcome: f.judgment.outcome, reason: f.judgment.reason, spentAtomic: f.spent, tx: f.tx }, "canary: check done");
   return true;
 }
 
