@@ -8,8 +8,8 @@ import tseslint from "typescript-eslint";
 const zones = [
   {
     target: "./src/services",
-    from: ["./src/http", "./src/workers", "./src/context.ts", "./src/config.ts"],
-    message: "services take what they need as arguments, not from http, workers, context or config",
+    from: ["./src/http", "./src/workers", "./src/canary", "./src/chain", "./src/context.ts", "./src/config.ts"],
+    message: "services take what they need as arguments, not from http, workers, adapters (chain, canary), context or config",
   },
   { target: "./src/db", from: ["./src/services", "./src/http", "./src/workers"], message: "db knows no services, http or workers" },
   { target: "./src/lib", from: "./src", except: ["./lib"], message: "lib imports nothing of src outside lib" },

@@ -1,3 +1,4 @@
+import { createCanaryAgent } from "../canary/index.js";
 import type { AppContext } from "../context.js";
 import { createCanary, type ChainReader } from "../services/index.js";
 import type { Task } from "./periodic.js";
@@ -12,32 +13,21 @@ export const CANARY_TICK_MS = 5_000;
  */
 export function canaryTask(ctx: AppContext, chain: ChainReader, privateKey: `0x${string}`): Task<void> {
   const log = ctx.log.child({ worker: "canary" });
-  const { config, services } = ctx;
-  const canary = createCanary({
-    db: ctx.db,
-    clock: ctx.clock,
-    log,
-    chain,
-    canary: { ...config.canary, privateKey },
+  const { config } = ctx;
+  const agent = createCanaryAgent(ctx.services, {
+    privateKey,
     network: config.network,
-    allowPrivateTargets: config.allowPrivateTargets,
     publicBaseUrl: config.publicBaseUrl,
-    preflight: (target) => services.reports.preflight(target),
+    allowPrivate: config.allowPrivateTargets,
   });
-  log.info(
-    {
-      wallet: canary.address,
-      budgetUsdcPerDay: config.canary.budgetUsdcPerDay,
-      maxPriceUsdc: config.canary.maxPriceUsdc,
-      intervalHours: config.canary.intervalHours,
-    },
-    "paid checker on",
-  );
+  const canary = createCanary({ db: ctx.db, clock: ctx.clock, log, chain, canary: config.canary, network: config.network, payer: agent.payer });
+  const { budgetUsdcPerDay, maxPriceUsdc, intervalHours, hostChecksPerDay } = config.canary;
+  log.info({ wallet: agent.address, budgetUsdcPerDay, maxPriceUsdc, intervalHours, hostChecksPerDay }, "paid checker on");
   return {
     async tick() {
       const { checked, reconciled } = await canary.tick();
       if (checked + reconciled > 0) log.debug({ checked, reconciled }, "canary tick");
     },
-    close: () => canary.close(),
+    close: () => agent.close(),
   };
 }

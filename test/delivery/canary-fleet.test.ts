@@ -9,11 +9,9 @@ import type { DbHandle } from "../../src/db/client.js";
 import { openDatabase } from "../../src/db/client.js";
 import { createCanary, type CanarySettings } from "../../src/services/delivery/index.js";
 import { openCheck } from "../../src/services/delivery/ledger.js";
-import { createPayer } from "../../src/services/delivery/payer.js";
-import { ownLookout } from "../../src/services/delivery/own-lookout.js";
+import { createCanaryAgent } from "../../src/canary/index.js";
 import { markSigned } from "../../src/services/delivery/run-check.js";
 import { reconcileChecks, CHECK_MAX_MS } from "../../src/services/delivery/reconcile.js";
-import { publicJwks } from "../../src/services/certificates/signing-keys.js";
 import { HOUR } from "../../src/services/signals/constants.js";
 import { startIngester } from "../helpers/start-ingester.js";
 import { startProber } from "../helpers/start-prober.js";
@@ -41,18 +39,28 @@ afterAll(async () => {
 const balanceOf = (address: string) =>
   devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "balanceOf", args: [address as Address] });
 
-const canaryOn = (db: DbHandle, limits: Partial<CanarySettings>) =>
-  createCanary({
+const agentOf = () =>
+  createCanaryAgent(ctx.services, {
+    privateKey: devnet.canary.privateKey,
+    network: devnet.network,
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    allowPrivate: true,
+  });
+
+/** A canary process's checker: the agent that pays and the service that decides, on `db`. */
+function canaryOn(db: DbHandle, limits: Partial<CanarySettings>) {
+  const agent = agentOf();
+  const canary = createCanary({
     db,
     clock: ctx.clock,
     log: ctx.log,
     chain: chainReader(devnet.publicClient),
-    canary: { privateKey: devnet.canary.privateKey, budgetUsdcPerDay: "0.2", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 1000, ...limits },
+    canary: { budgetUsdcPerDay: "0.2", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 1000, ...limits },
     network: devnet.network,
-    allowPrivateTargets: true,
-    publicBaseUrl: ctx.config.publicBaseUrl,
-    preflight: (t) => ctx.services.reports.preflight(t),
+    payer: agent.payer,
   });
+  return { tick: () => canary.tick(), close: () => agent.close() };
+}
 
 const checksOf = (url: string) => ctx.db.db.selectFrom("delivery_checks").selectAll().where("url", "=", url).orderBy("started_at").execute();
 
@@ -143,24 +151,18 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
       ctx.clock.now(),
     );
     const id = (opened as { id: string }).id;
-    const lookout = ownLookout({
-      baseUrl: ctx.config.publicBaseUrl,
-      preflight: (t) => ctx.services.reports.preflight(t),
-      jwks: () => publicJwks(ctx.db.db, ctx.clock.now()),
-    });
-    const pay = createPayer({
-      privateKey: devnet.canary.privateKey,
-      network: devnet.network,
-      maxAtomic: 10_000n,
-      lookout,
-      fetch,
-      onSigned: (sig) => markSigned(ctx.db.db, id, sig),
-    });
-    const res = await pay.fetch(e.url);
+    const agent = agentOf();
+    const res = await agent.payer(10_000n, (sig) => markSigned(ctx.db.db, id, sig)).fetch(e.url);
+    await agent.close();
     expect(res.status).toBe(200); // paid and answered; the process "dies" before recording it
     ctx.clock.advance(CHECK_MAX_MS + 1000);
-    expect(await reconcileChecks({ db: ctx.db.db, chain: chainReader(devnet.publicClient), log: ctx.log }, ctx.clock.now())).toBeGreaterThanOrEqual(1);
-    const row = await ctx.db.db.selectFrom("delivery_checks").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    // The reconciler runs every tick; a settlement the node has not shown yet is read at the next.
+    const rowOf = () => ctx.db.db.selectFrom("delivery_checks").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    for (let i = 0; i < 10 && (await rowOf()).state !== "done"; i++) {
+      await reconcileChecks({ db: ctx.db.db, chain: chainReader(devnet.publicClient), log: ctx.log }, ctx.clock.now());
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const row = await rowOf();
     expect(row).toMatchObject({ state: "done", outcome: "interrupted", spent_atomic: e.amount });
     expect(row.tx).toMatch(/^0x[0-9a-f]{64}$/);
   }, 60_000);

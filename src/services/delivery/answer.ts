@@ -1,7 +1,7 @@
 import { readPaymentRequired, requirementDigest } from "@x402-lookout/contracts/quote";
 import { BODY_PREFIX_BYTES, type DeliveryEvidence } from "./evidence.js";
 import type { PaidAnswer } from "./judge.js";
-import type { Exchange, Signed } from "./payer.js";
+import type { Exchange, Signed } from "./payer-port.js";
 
 /** The most of an answer read: enough to hash and judge a real answer, never a download. */
 export const MAX_READ_BYTES = 1024 * 1024;

@@ -5,11 +5,11 @@ import { withQuery } from "../probes/probe-query.js";
 import { checkInput } from "./input-variant.js";
 import { judge, type PaidAnswer } from "./judge.js";
 import { declaredOutputSchema } from "./output-schema.js";
-import { createPayer, type PayerOptions, type Signed } from "./payer.js";
+import type { PaidCall, Signed } from "./payer-port.js";
 import type { Candidate } from "./candidates.js";
 import { answerEvidence, challengeEvidence, readCapped } from "./answer.js";
 
-/** A paid request gets this long for its answer; the whole check stays well inside CHECK_MAX_MS. */
+/** A paid request gets this long for its answer; the whole check stays inside CHECK_RUN_MS. */
 export const CHECK_TIMEOUT_MS = 20_000;
 
 const sha256 = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
@@ -20,12 +20,12 @@ const obj = (v: unknown) => (v !== null && typeof v === "object" ? (v as Record<
  * answer, and stores what came with the judgment it earns if the chain shows the payment; the
  * settlement itself is read by settleCheck. Nothing signed: the check ends skipped, spending nothing.
  */
-export async function runCheck(db: Kysely<Database>, payer: Omit<PayerOptions, "onSigned">, c: Candidate, id: string): Promise<void> {
+export async function runCheck(db: Kysely<Database>, open: (onSigned: (s: Signed) => Promise<void>) => PaidCall, c: Candidate, id: string): Promise<void> {
   const schema = obj(obj(obj(c.raw)?.extensions)?.bazaar)?.schema;
   const input = checkInput(c.declaredInput, schema, c.checksSoFar);
   const url = withQuery(c.url, input.query);
   const headers: Record<string, string> = input.body === null ? {} : { "content-type": "application/json" };
-  const pay = createPayer({ ...payer, onSigned: (s) => markSigned(db, id, s) });
+  const pay = open((s) => markSigned(db, id, s));
   const started = performance.now();
   let answer: PaidAnswer | null = null;
   let failure: string | undefined;

@@ -3,7 +3,7 @@ import type { LookoutKeys, PreflightReport } from "@x402-lookout/client";
 import { createVerdictVerifier } from "@x402-lookout/client/internal/verdicts";
 import { preflightContract } from "@x402-lookout/contracts/preflight/preflight";
 import { readPaymentRequired } from "@x402-lookout/contracts/quote";
-import type { ReportTarget } from "../reports/report-target.js";
+import type { ReportTarget } from "../services/index.js";
 
 type PreflightInput = { url: string; method?: string; paymentRequired?: Record<string, unknown> };
 
