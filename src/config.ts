@@ -51,8 +51,10 @@ export const CANARY_DEFAULTS = { budgetUsdcPerDay: "1", maxPriceUsdc: "0.01", in
 const usdc = (max: number) =>
   z
     .string()
-    .regex(/^\d+(\.\d{1,6})?$/, "must be a USDC amount such as 0.01 (at most 6 decimals)")
-    .refine((v) => Number(v) > 0 && Number(v) <= max, `must be more than 0 and at most ${max}`);
+    .refine(
+      (v) => /^\d+(\.\d{1,6})?$/.test(v) && Number(v) > 0 && Number(v) <= max,
+      `must be a USDC amount above 0 and at most ${max}, such as 0.01 (at most 6 decimals)`,
+    );
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://lookout.example" }).transform((u) => u.replace(/\/+$/, ""));
 

@@ -23,7 +23,7 @@ describe("config", () => {
       publicBaseUrl: "http://localhost:8402",
       dataDir: "./data",
       databaseUrl: undefined,
-      roles: ["api", "prober", "ingester", "alerter"],
+      roles: ["api", "prober", "ingester", "alerter", "canary"],
       network: "eip155:84532",
       facilitatorUrl: undefined,
       demoMode: true,
@@ -122,6 +122,41 @@ describe("config", () => {
     expect(problems({ ...mainnet, ALLOW_PRIVATE_LIVE_PROBES: "true" })).toEqual([
       "config: ALLOW_PRIVATE_LIVE_PROBES=true is for tests and demos only and is refused with NETWORK=eip155:8453",
     ]);
+    // The paid checker spends real USDC on mainnet: only with a budget set on purpose (decision 0051).
+    const key = "0x" + "ab".repeat(32);
+    expect(problems({ ...mainnet, CANARY_PRIVATE_KEY: key })).toEqual([
+      "config: NETWORK=eip155:8453 (Base mainnet) with CANARY_PRIVATE_KEY needs CANARY_BUDGET_USDC_PER_DAY: the paid checker spends real USDC",
+    ]);
+    expect(loadConfig({ ...mainnet, CANARY_PRIVATE_KEY: key, CANARY_BUDGET_USDC_PER_DAY: "2.5" }).canary).toMatchObject({
+      budgetUsdcPerDay: "2.5",
+      maxPriceUsdc: "0.01",
+    });
+  });
+
+  it("gives the paid checker safe limits: off without a key, production cadence, demo cadence in demo mode (decision 0051)", () => {
+    expect(loadConfig({ CATALOG_URLS: "https://c.example/d" }).canary).toEqual({
+      privateKey: undefined,
+      budgetUsdcPerDay: "1",
+      maxPriceUsdc: "0.01",
+      intervalHours: 24,
+      hostChecksPerDay: 24,
+    });
+    expect(loadConfig({}).canary).toMatchObject({ budgetUsdcPerDay: "10", intervalHours: 0.05, hostChecksPerDay: 5000 });
+    expect(loadConfig({ ROLE: "all" }).roles).toContain("canary");
+  });
+
+  it.each([
+    [{ CANARY_PRIVATE_KEY: "0x1234" }],
+    [{ CANARY_BUDGET_USDC_PER_DAY: "-1" }],
+    [{ CANARY_BUDGET_USDC_PER_DAY: "0.0000001" }],
+    [{ CANARY_MAX_PRICE_USDC: "2" }],
+    [{ CANARY_INTERVAL_HOURS: "0" }],
+    [{ CANARY_HOST_CHECKS_PER_DAY: "1.5" }],
+  ])("refuses the checker's setting %j, never echoing a key", (env) => {
+    const p = problems(env);
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/^config: CANARY_/);
+    if ("CANARY_PRIVATE_KEY" in env) expect(p[0]).toBe("config: CANARY_PRIVATE_KEY=[redacted] must be a 0x-prefixed 32-byte hex private key");
   });
 
   it("refuses mainnet without sealed secrets and private metrics, naming each missing setting and echoing no secret", () => {
