@@ -29,7 +29,14 @@ export function unsignedPreflight(): { route: AnyRouteDef; attach(ctx: AppContex
       // BENCH_CONTROL=1: this copy signs too, so the two routes differ only in their reports instance (a control run).
       const sign =
         process.env.BENCH_CONTROL === "1" ? createVerdictSigner(ctx.db.db, ctx.clock, ctx.config.publicBaseUrl) : async () => "bench.unsigned.verdict";
-      reports = createReportsService({ db: ctx.db, clock: ctx.clock, live, sign, cacheRows: ctx.config.reportCacheRows });
+      reports = createReportsService({
+        db: ctx.db,
+        clock: ctx.clock,
+        live,
+        sign,
+        cacheRows: ctx.config.reportCacheRows,
+        publicBaseUrl: ctx.config.publicBaseUrl,
+      });
       await reports.find.cache.warm().catch(() => undefined);
     },
   };

@@ -62,7 +62,7 @@ export interface ServicesDeps {
 export function createServices({ db, clock, log, metrics, config }: ServicesDeps) {
   const live = createLiveProber(db.db, { allowPrivate: config.allowPrivateLiveProbes, publicBaseUrl: config.publicBaseUrl });
   const signing = createVerdictSigningService({ db, clock, issuer: config.publicBaseUrl, sealKey: config.signingSecretKey });
-  const reports = createReportsService({ db, clock, live, sign: signing.verdict, cacheRows: config.reportCacheRows });
+  const reports = createReportsService({ db, clock, live, sign: signing.verdict, cacheRows: config.reportCacheRows, publicBaseUrl: config.publicBaseUrl });
   const alternatives = createAlternativesService({ db });
   const blacklist = createBlacklistService({ db, maxEntries: config.maxEntries });
   const whatsNew = createWhatsNewService({ db, clock });

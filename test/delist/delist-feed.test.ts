@@ -74,7 +74,7 @@ describe("the delist feed over days (clock injected)", () => {
       recovered: 0,
       ghost_listings: 1,
       by_reason: { decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0, ghost_listing: 1 },
-      by_added_reason: { dead: 1, pay_to_mismatch: 0 },
+      by_added_reason: { dead: 1, pay_to_mismatch: 0, paid_no_delivery: 0 },
     });
     expect(entry(s, "decoy")).toEqual({
       url: "https://decoy.example/api",
@@ -102,7 +102,7 @@ describe("the delist feed over days (clock injected)", () => {
       should_delist: 4,
       ghost_listings: 0,
       by_reason: { decoy_price_extreme: 3, zombie: 1, dead_7d: 0, mostly_dead: 0 },
-      by_added_reason: { dead: 1, pay_to_mismatch: 0 },
+      by_added_reason: { dead: 1, pay_to_mismatch: 0, paid_no_delivery: 0 },
     });
     const ghost = await snapshot("ghost");
     expect(ghost.should_delist.map((e) => e.url)).toEqual(["https://ghost.example/api"]);

@@ -86,7 +86,7 @@ describe("a hijacked payTo in the delist feed", () => {
     expect(entry(s, "honest")).toBeUndefined();
     // by_reason has the spec's keys only; the reasons added to them count apart.
     expect(Object.keys(s.counts.by_reason)).toEqual(["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead", "ghost_listing"]);
-    expect(s.counts.by_added_reason).toEqual({ dead: 0, pay_to_mismatch: 1 });
+    expect(s.counts.by_added_reason).toEqual({ dead: 0, pay_to_mismatch: 1, paid_no_delivery: 0 });
     expect(entry(await snapshot("critical"), "hijacked")).toBeDefined();
     expect(entry(await snapshot("ghost"), "hijacked")).toBeUndefined();
   });

@@ -3,11 +3,12 @@ import { BLACKLIST_REASONS, DAY, HOUR } from "../signals/constants.js";
 
 /**
  * The delist feed's rules (signals.md "Delist", docs/delist.md). A listing is flagged while it
- * has a blacklist reason, is dead right now, pays someone else (decision 0038), or is a ghost listing.
+ * has a blacklist reason, is dead right now, pays someone else (decision 0038), took a paid check's
+ * money and delivered nothing (decision 0051), or is a ghost listing.
  */
-export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS, "pay_to_mismatch"] as const;
+export const CRITICAL_DELIST_REASONS = ["dead", ...BLACKLIST_REASONS, "pay_to_mismatch", "paid_no_delivery"] as const;
 /** Reasons read from the verdict's critical warnings (not its delist reasons): they hold now, not over days. */
-export const WARNING_REASONS = ["dead", "pay_to_mismatch"] as const;
+export const WARNING_REASONS = ["dead", "pay_to_mismatch", "paid_no_delivery"] as const;
 export const GHOST_REASON = "ghost_listing";
 /** The reasons this service adds to the spec's (its blacklist reasons and ghost_listing): by_added_reason counts them. */
 export const isAddedReason = (r: string) => (WARNING_REASONS as readonly string[]).includes(r);

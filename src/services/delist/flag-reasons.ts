@@ -5,7 +5,7 @@ const fromWarnings: readonly string[] = WARNING_REASONS;
 
 /**
  * Flagged: a blacklist reason or ghost_listing (the verdict engine's delist_reasons), or the
- * critical `dead` or `pay_to_mismatch` warning. Reads the partial indexes on delist_reasons and critical.
+ * critical `dead`, `pay_to_mismatch` or `paid_no_delivery` warning. Reads the partial indexes on delist_reasons and critical.
  */
 export const FLAGGED = sql<boolean>`(s.delist_reasons <> '{}' or (s.critical and s.warnings && ${sql.val([...WARNING_REASONS])}::text[]))`;
 

@@ -3,6 +3,7 @@ import type { BatchEnvelopeSchema } from "@x402-lookout/contracts/preflight/sche
 import { atomicToUsdc, usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { ESTABLISHED } from "../signals/constants.js";
 import { viewOf } from "../evidence/index.js";
+import { deliveryView } from "./delivery-view.js";
 import { evidenceOf, metadataOf, type Subject } from "./preflight-report.js";
 
 export type BatchEnvelope = z.infer<typeof BatchEnvelopeSchema>;
@@ -22,7 +23,7 @@ const hasFreeTrial = (s: Subject) => {
 };
 
 /** One element per deduplicated URL (input order), summary, price per URL (/spec#preflight-batch). */
-export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, now: Date): BatchEnvelope {
+export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, now: Date, base: string): BatchEnvelope {
   const results = items.map(({ url, subject }) => {
     const verdict = viewOf(subject.fired, subject.input, "preflight");
     const { proxy_markup: _markup, wildcard_402_detected: _wildcard, ...evidence } = evidenceOf(subject, verdict, now);
@@ -31,6 +32,7 @@ export function batchEnvelope(items: Array<{ url: string; subject: Subject }>, n
       ...verdict,
       metadata: { ...metadataOf(subject, verdict), established: established(subject, now), has_free_trial: hasFreeTrial(subject) },
       evidence,
+      delivery: deliveryView(subject.row, base),
     };
   });
   // Every action is counted, zeros included, so a client reads each key without a default.

@@ -7,10 +7,11 @@ import { decoyProbability } from "./decoy-probability.js";
 import { uptimePct as pct } from "./uptime-pct.js";
 import { vantagesOf } from "./forensics-vantages.js";
 import { catalogTotals, history, liveHistory, type CatalogTotals, type History } from "./forensics-history.js";
+import { forensicsDelivery } from "./delivery-view.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
 
 /** Everything preflight says, plus 7 days of history and the group picture (/spec#forensics). */
-export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date): Promise<ForensicsReport> {
+export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date, base: string): Promise<ForensicsReport> {
   const verdict = viewOf(s.fired, s.input, "forensics");
   const r = s.row;
   // An uncatalogued URL has no monitoring history and no group: its live probe alone, nulls, zero group sizes.
@@ -68,6 +69,7 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
       wildcard_402_detected: s.input.wildcard402,
       decoy_probability: decoy,
     },
+    delivery: await forensicsDelivery(db, r ?? null, base),
   };
 }
 

@@ -1,3 +1,4 @@
+import { deliveryView } from "./delivery-view.js";
 import type { PreflightReport } from "@x402-lookout/contracts/preflight/schemas";
 import { roundUsdc, usdcDecimal } from "../../lib/money.js";
 import { HOUR } from "../signals/constants.js";
@@ -119,13 +120,14 @@ export function evidenceOf(s: Subject, verdict: Verdict, now: Date) {
   };
 }
 
-/** The preflight report of one subject at `now` (/spec#preflight). */
-export function preflightReport(s: Subject, now: Date): PreflightReport {
+/** The preflight report of one subject at `now` (/spec#preflight); `base` is the service's own address (evidence links). */
+export function preflightReport(s: Subject, now: Date, base: string): PreflightReport {
   const verdict = viewOf(s.fired, s.input, "preflight");
   return {
     ...verdict,
     metadata: metadataOf(s, verdict),
     observed_at: now.toISOString(),
     evidence: evidenceOf(s, verdict, now),
+    delivery: deliveryView(s.row, base),
   };
 }

@@ -25,6 +25,8 @@ export interface ReportsDeps {
   sign: VerdictSigner;
   /** Catalog rows kept in memory (REPORT_CACHE_ROWS). */
   cacheRows: number;
+  /** The service's own address: links to evidence documents. */
+  publicBaseUrl: string;
   budgets?: { batchMs: number; singleMs: number };
 }
 
@@ -35,6 +37,7 @@ export function createReportsService({
   live,
   sign,
   cacheRows,
+  publicBaseUrl,
   budgets = { batchMs: BATCH_DB_BUDGET_MS, singleMs: SINGLE_DB_BUDGET_MS },
 }: ReportsDeps) {
   const { db } = handle;
@@ -50,7 +53,7 @@ export function createReportsService({
 
     async preflight(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target)])) {
       const [subject] = await withDeadline("preflight", budgets.singleMs, () => subjects([targetOf(target)], rows));
-      return seal.one(preflightReport(subject!, clock.now()), targetOf(target), subject!, "preflight");
+      return seal.one(preflightReport(subject!, clock.now(), publicBaseUrl), targetOf(target), subject!, "preflight");
     },
 
     async batch(items: ReadonlyArray<string | ReportTarget>, rows: Promise<CatalogRows> = find(items.map(targetOf))) {
@@ -64,6 +67,7 @@ export function createReportsService({
       const envelope = batchEnvelope(
         unique.map((t, i) => ({ url: t.url, subject: found[i]! })),
         clock.now(),
+        publicBaseUrl,
       );
       return seal.batch(envelope, found);
     },
@@ -71,7 +75,7 @@ export function createReportsService({
     async forensics(target: string | ReportTarget, rows: Promise<CatalogRows> = find([targetOf(target)])) {
       const [subject, report] = await withDeadline("forensics", budgets.singleMs, async () => {
         const [subject] = await subjects([targetOf(target)], rows);
-        return [subject!, await forensicsReport(db, subject!, clock.now())] as const;
+        return [subject!, await forensicsReport(db, subject!, clock.now(), publicBaseUrl)] as const;
       });
       return seal.one(report, targetOf(target), subject, "forensics");
     },

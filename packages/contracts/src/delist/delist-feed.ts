@@ -20,7 +20,7 @@ export const SNAPSHOT_EXAMPLE = {
     recovered: 1,
     ghost_listings: 1,
     by_reason: { decoy_price_extreme: 1, zombie: 0, dead_7d: 0, mostly_dead: 0, ghost_listing: 1 },
-    by_added_reason: { dead: 0, pay_to_mismatch: 0 },
+    by_added_reason: { dead: 0, pay_to_mismatch: 0, paid_no_delivery: 0 },
   },
   truncated: false,
   limit: 2000,

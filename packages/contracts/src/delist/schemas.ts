@@ -5,7 +5,7 @@ import { DELIST_LIMITS as DELIST, DELIST_SCOPES } from "./limits.js";
 export const ScopeField = z
   .enum(DELIST_SCOPES, { error: "scope must be one of critical, ghost, all" })
   .default("all")
-  .describe("critical = dead, zombie, decoy (and dead_7d, mostly_dead, pay_to_mismatch); ghost = alive but never used; all = both");
+  .describe("critical = dead, zombie, decoy (and dead_7d, mostly_dead, pay_to_mismatch, paid_no_delivery); ghost = alive but never used; all = both");
 
 export const LimitField = z
   .number({ error: `limit must be an integer from ${DELIST.limit.min} to ${DELIST.limit.max}` })
@@ -41,7 +41,7 @@ const Common = {
 const Flag = {
   url: z.string(),
   method: z.string(),
-  reasons: z.array(z.string()).describe("dead, decoy_price_extreme, zombie, dead_7d, mostly_dead, pay_to_mismatch, ghost_listing"),
+  reasons: z.array(z.string()).describe("dead, decoy_price_extreme, zombie, dead_7d, mostly_dead, pay_to_mismatch, paid_no_delivery, ghost_listing"),
   first_flagged_at: dateTime().describe("start of the current flag streak"),
   confidence: z.enum(["low", "high"]).describe(`high from ${DELIST.highConfidenceDays} consecutive flagged days`),
 };
@@ -54,7 +54,7 @@ export const DelistSnapshotSchema = z.object({
     by_reason: z.record(z.string(), z.number().int()).describe("flagged listings per blacklist reason and ghost_listing (the scope's)"),
     by_added_reason: z
       .record(z.string(), z.number().int())
-      .describe("flagged listings per reason this service adds to those: dead, pay_to_mismatch (the scope's)"),
+      .describe("flagged listings per reason this service adds to those: dead, pay_to_mismatch, paid_no_delivery (the scope's)"),
   }),
   should_delist: z.array(
     z.object({

@@ -1,3 +1,4 @@
+import { NO_DELIVERY } from "./delivery.js";
 import { FORENSICS_CODES } from "../codes.js";
 import { defineContract } from "../contract.js";
 import { PREFLIGHT_EXAMPLE } from "./preflight.js";
@@ -65,6 +66,8 @@ export const FORENSICS_EXAMPLE: SignedForensicsReport = {
     wildcard_402_detected: false,
     decoy_probability: 0.95,
   },
+  // Priced over the paid checker's ceiling: never paid, so never checked.
+  delivery: { ...NO_DELIVERY, recent: [] },
 };
 
 export const forensicsContract = defineContract({

@@ -1,3 +1,4 @@
+import { NO_DELIVERY } from "./delivery.js";
 import { defineContract } from "../contract.js";
 import { QUOTE_BINDING, QuoteTargetBody } from "./request.js";
 import { SignedPreflightReportSchema, type SignedPreflightReport } from "./schemas.js";
@@ -36,6 +37,7 @@ export const PREFLIGHT_EXAMPLE: SignedPreflightReport = {
     proxy_markup: { detected: false },
     wildcard_402_detected: false,
   },
+  delivery: NO_DELIVERY,
   signature:
     "eyJhbGciOiJFZERTQSIsImtpZCI6IldxM3dPR1JvWUgxc0R2MWhKMGxROFpiUmdtMVprOG04eTVxWHlFOWgyRlEiLCJ0eXAiOiJsb29rb3V0LXZlcmRpY3Qrand0In0.eyJpc3MiOiJodHRwczovL2xvb2tvdXQuZXhhbXBsZSIsInVybCI6Imh0dHBzOi8vcHJlbWl1bS1zaWduYWxzLmV4YW1wbGUvYXBpL2FscGhhIiwibWV0aG9kIjoiUE9TVCIsInJlcXVpcmVtZW50X2RpZ2VzdCI6bnVsbCwidmlldyI6InByZWZsaWdodCIsIm9rIjpmYWxzZSwicmVjb21tZW5kZWRfYWN0aW9uIjoic2tpcCIsIndhcm5pbmdzIjpbImRlY295X3ByaWNlX2V4dHJlbWUiXSwicmlza19zY29yZSI6MSwib2JzZXJ2ZWRfYXQiOiIyMDI2LTExLTIwVDEyOjAwOjAwLjAwMFoiLCJleHAiOjE3OTUxNzYzMDB9.jM7x-z-rnbwSJxwYxnd7qnzWJ8C1D27fHiuvuQFErth32HZw8gy_ZIO_B_J0CA5fqYKbtqyyJXTBXo024pMoBA",
 };

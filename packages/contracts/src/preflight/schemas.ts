@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ALL_CODES, SPEC_PREFLIGHT_CODES, SPEC_WARNING_CODES } from "../codes.js";
 import { dateTime, percent } from "../common.js";
+import { DeliverySchema, ForensicsDeliverySchema } from "./delivery.js";
 
 /** The preflight report, its batch element, and the forensics superset (/spec#preflight, #preflight-batch, #forensics). */
 
@@ -120,6 +121,7 @@ export const PreflightReportSchema = z
     metadata: MetadataSchema,
     observed_at: dateTime(),
     evidence: EvidenceSchema,
+    delivery: DeliverySchema,
     quote: quoteField(),
   })
   .describe("a preflight report as the service builds it; the routes answer it signed (SignedPreflightReportSchema)");
@@ -130,6 +132,7 @@ export const BatchElementSchema = z
     ...verdictFields(PreflightWarningCodeSchema),
     metadata: MetadataSchema.extend({ established: z.boolean(), has_free_trial: z.boolean() }),
     evidence: EvidenceSchema.omit({ proxy_markup: true, wildcard_402_detected: true }),
+    delivery: DeliverySchema,
     quote: quoteField(),
   })
   .describe("a batch element as the service builds it; the route answers it signed");
@@ -223,6 +226,7 @@ export const ForensicsReportSchema = z
       wildcard_402_detected: z.boolean(),
       decoy_probability: z.number().min(0).max(1),
     }),
+    delivery: ForensicsDeliverySchema,
     quote: quoteField(),
   })
   .describe("a forensics report as the service builds it; the route answers it signed");
