@@ -32,6 +32,8 @@ export const RETENTION_TARGETS = {
   quote_terms: { column: "first_seen_at", kind: "timestamptz", keep: "exists (select 1 from listing_quotes as q where q.digest = quote_terms.digest)" },
   // A pending delivery is still owed to its receiver.
   webhook_deliveries: { column: "created_at", kind: "timestamptz", keep: "status = 'pending'" },
+  // An open check still holds budget until the chain says what it spent (decision 0051).
+  delivery_checks: { column: "started_at", kind: "timestamptz", keep: "state <> 'done'" },
 } as const satisfies Partial<Record<keyof Database, RetentionTarget>>;
 
 export type RetentionTable = keyof typeof RETENTION_TARGETS;
@@ -98,6 +100,7 @@ const DAY = 24 * HOUR;
  * - listing_quotes 30 d: quote signals look back 7 days; the rest is the listing's record.
  * - quote_terms 1 d once nothing names them (the keep condition).
  * - verdict_removals: the deltas window (SNAPSHOT_LIMITS.deltaWindowHours, decision 0022).
+ * - delivery_checks 30 d: the evidence a dispute may need (decision 0051); open checks are kept.
  */
 export const RETENTION_MS: Record<RetentionTable, number> = {
   probes: 3 * HOUR,
@@ -112,6 +115,7 @@ export const RETENTION_MS: Record<RetentionTable, number> = {
   listing_quotes: 30 * DAY,
   quote_terms: DAY,
   verdict_removals: SNAPSHOT_LIMITS.deltaWindowHours * HOUR,
+  delivery_checks: 30 * DAY,
 };
 
 /** Applies RETENTION_MS to every table; returns rows deleted per table. */

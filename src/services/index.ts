@@ -10,6 +10,9 @@ import { createCertificatesService } from "./certificates/service.js";
 import { createCreditsService } from "./credits/service.js";
 import { createDatasetService } from "./dataset/service.js";
 import { createDelistService } from "./delist/service.js";
+import { createDeliveryDocuments } from "./delivery/document.js";
+import { JWKS_PATH } from "./certificates/links.js";
+import { DELIVERY_CHECK_JWS } from "@x402-lookout/contracts/delivery/delivery-check";
 import { createEndpointHistoryService } from "./endpoint-history/service.js";
 import { createExplorerService } from "./explorer/service.js";
 import { createPaymentsService } from "./payments/service.js";
@@ -83,6 +86,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
       minEvidenceHours: config.datasetMinEvidenceHours,
     }),
     delist: createDelistService({ db, clock }),
+    /** The paid checker's checks as signed evidence documents (decision 0051). */
+    deliveryChecks: createDeliveryDocuments({ db: db.db, clock, sign: signing.jws(DELIVERY_CHECK_JWS.typ), jwksUrl: `${config.publicBaseUrl}${JWKS_PATH}` }),
     /** One endpoint's page and badges: its verdict and 7 days of hourly aggregates (issue 26). */
     endpointHistory: createEndpointHistoryService({ db, clock, publicBaseUrl: config.publicBaseUrl }),
     /** The public explorer's endpoint list, provider and service pages (issue 26). */

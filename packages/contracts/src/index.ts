@@ -13,6 +13,7 @@ import { verdictDeltasContract } from "./snapshot/verdict-deltas.js";
 import { verdictSnapshotContract } from "./snapshot/verdict-snapshot.js";
 import { createCertificateContract } from "./verified/create-certificate.js";
 import { getCertificateContract } from "./verified/get-certificate.js";
+import { deliveryCheckContract } from "./delivery/delivery-check.js";
 import { createWatchContract } from "./watch/create-watch.js";
 import { deleteWatchContract } from "./watch/delete-watch.js";
 import { getWatchContract } from "./watch/get-watch.js";
@@ -38,6 +39,7 @@ export const routeContracts = {
   watchUnsubscribe: deleteWatchContract,
   verified: createCertificateContract,
   verifiedStatus: getCertificateContract,
+  deliveryCheck: deliveryCheckContract,
   delistFeed: delistFeedContract,
   delistFeedDiff: delistFeedDiffContract,
   verdictSnapshot: verdictSnapshotContract,

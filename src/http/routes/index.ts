@@ -15,6 +15,7 @@ import { verdictDeltasRoute } from "./snapshot/verdict-deltas.js";
 import { verdictSnapshotRoute } from "./snapshot/verdict-snapshot.js";
 import { createCertificateRoute } from "./verified/create-certificate.js";
 import { getCertificateRoute } from "./verified/get-certificate.js";
+import { deliveryCheckRoute } from "./delivery/delivery-check.js";
 import { createWatchRoute } from "./watch/create-watch.js";
 import { deleteWatchRoute } from "./watch/delete-watch.js";
 import { getWatchRoute } from "./watch/get-watch.js";
@@ -36,6 +37,7 @@ const routes: { [K in RouteName]: AnyRouteDef & { id: RouteContracts[K]["id"] } 
   watchUnsubscribe: deleteWatchRoute,
   verified: createCertificateRoute,
   verifiedStatus: getCertificateRoute,
+  deliveryCheck: deliveryCheckRoute,
   delistFeed: delistFeedRoute,
   delistFeedDiff: delistFeedDiffRoute,
   verdictSnapshot: verdictSnapshotRoute,

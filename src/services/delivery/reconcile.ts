@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { deleteOlderThan } from "../../db/retention.js";
 import type { Database } from "../../db/schema.js";
 import type { Logger } from "../../lib/log.js";
 import type { ChainReader } from "../payments/chain-outcome.js";
@@ -11,8 +12,8 @@ const BATCH = 50;
 
 /**
  * Resolves the open checks no runner holds any more (a crash, a shutdown, a payment not yet on
- * chain) from the chain, and refreshes the summaries of listings whose checks just left the
- * 30-day window. Any canary process may run it: settleCheck moves a row once.
+ * chain) from the chain, refreshes the summaries of listings whose checks just left the 30-day
+ * window, and deletes checks past it (a batch a tick: open ones are kept). Any canary process may run it: settleCheck moves a row once.
  */
 export async function reconcileChecks(deps: { db: Kysely<Database>; chain: ChainReader; log: Logger }, now: Date): Promise<number> {
   const stale = new Date(now.getTime() - CHECK_MAX_MS);
@@ -28,6 +29,7 @@ export async function reconcileChecks(deps: { db: Kysely<Database>; chain: Chain
   for (const { id } of open) if (await settleCheck(deps, id, now)) done++;
   if (done > 0) deps.log.info({ done, open: open.length }, "canary: open checks resolved from the chain");
   await refreshAgedOut(deps.db, now);
+  await deleteOlderThan(deps.db, "delivery_checks", new Date(now.getTime() - DELIVERY_RETENTION_MS), { maxBatches: 1 });
   return done;
 }
 
