@@ -15,6 +15,7 @@ import { registerDiscoveryPaths } from "./openapi-paths.js";
 import { DISCOVERY_PATHS } from "./paths.js";
 import { verifiedPage } from "./verified-page.js";
 import { proberPage } from "./prober-page.js";
+import { privateKeyToAccount } from "viem/accounts";
 import { x402Manifest } from "./x402-manifest.js";
 
 export interface DiscoveryDeps {
@@ -50,7 +51,9 @@ export function mountDiscovery(app: App, { ctx, routes, gate }: DiscoveryDeps): 
   );
   app.get(DISCOVERY_PATHS.jwks, async (c) => c.json(await certificates.jwks(), 200, { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" }));
 
-  app.get(DISCOVERY_PATHS.prober, (c) => c.html(proberPage(base, ctx.config.operatorContact), 200, { "cache-control": PUBLIC_CACHE }));
+  const { privateKey, ...limits } = ctx.config.canary;
+  const canary = { ...limits, address: privateKey ? privateKeyToAccount(privateKey).address : null };
+  app.get(DISCOVERY_PATHS.prober, (c) => c.html(proberPage(base, ctx.config.operatorContact, canary), 200, { "cache-control": PUBLIC_CACHE }));
 
   app.get("/verified/:certId", async (c) => {
     const v = await certificates.view(c.req.param("certId"));

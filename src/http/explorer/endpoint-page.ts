@@ -10,6 +10,7 @@ import { badgesSection, moreSection } from "./endpoint-extras.js";
 import { certificatesSection, flagsSection, quotesSection } from "./endpoint-records.js";
 import { verdictSection } from "./endpoint-verdict.js";
 import { vantagesSection } from "./endpoint-vantages.js";
+import { deliveriesSection } from "./endpoint-deliveries.js";
 import { LIST_STYLE } from "./list-table.js";
 import { providerHref, serviceHref } from "./list-links.js";
 
@@ -45,7 +46,7 @@ ${verdictSection(h.verdict, e.isActive)}
 ${uptimeBar(h.hourly)}${uptimeLegend}</section>
 <section id="latency"><h2>Latency, last 7 days by hour</h2><p>7-day average: <strong id="latency-avg">${ms(h.avgLatency7dMs)}</strong>.
 <span class="line-p50"></span> p50 (solid) <span class="line-p90"></span> p90 (dashed). Each hour's p50 and p90 are also in its uptime bar's details.</p>${latencyChart(h.hourly)}</section>
-<section id="status"><h2>Status codes, last 7 days</h2>${statusCodesTable(h.statusCodes)}</section>${vantagesSection(h)}
+<section id="status"><h2>Status codes, last 7 days</h2>${statusCodesTable(h.statusCodes)}</section>${vantagesSection(h)}${deliveriesSection(h)}
 ${quotesSection(h)}${flagsSection(h)}${certificatesSection(h)}${badgesSection(h, base)}${moreSection(h)}
 <p class="muted">Observed ${timeAt(h.observedAt, h.observedAt)}. Hourly aggregates only: the probe-by-probe series is not public.</p>${copyScript}`,
     { style: STYLE },

@@ -7,6 +7,7 @@ import { identityOf } from "./identity.js";
 import { quotesOf } from "./quotes.js";
 import type { EndpointHistory } from "./types.js";
 import { vantagesOf } from "../reports/forensics-vantages.js";
+import { forensicsDelivery } from "../reports/delivery-view.js";
 
 export interface EndpointHistoryDeps {
   db: Pick<DbHandle, "db">;
@@ -26,14 +27,17 @@ export function createEndpointHistoryService({ db: { db }, clock, publicBaseUrl 
       const now = clock.now();
       const who = await identityOf(db, id);
       if (!who) return undefined;
-      const [hours, quotes, flags, certificates, vantages] = await Promise.all([
+      const [hours, quotes, flags, certificates, vantages, delivery] = await Promise.all([
         hourlyOf(db, id, now),
         quotesOf(db, id),
         flagsOf(db, id, now),
         certificatesOf({ db, clock, publicBaseUrl }, id),
         vantagesOf(db, id, now),
+        db.selectFrom("signal_snapshots").select("delivery").where("listing_id", "=", id).executeTakeFirst(),
       ]);
-      return { ...who, ...hours, quotes, flags, certificates, vantages, observedAt: now };
+      // The paid checker's checks, as forensics shows them (decision 0051).
+      const deliveries = await forensicsDelivery(db, { id, delivery: delivery?.delivery }, publicBaseUrl);
+      return { ...who, ...hours, quotes, flags, certificates, vantages, deliveries, observedAt: now };
     },
   };
 }

@@ -88,5 +88,7 @@ export interface EndpointHistory {
   certificates: CertificateSummary[];
   /** Uptime and the newest quote per probe vantage, as forensics shows them (decision 0048). */
   vantages: VantageView[];
+  /** The paid checker's word: the summary and the last ten checks (decision 0051). */
+  deliveries: ForensicsReport["delivery"];
   observedAt: Date;
 }
