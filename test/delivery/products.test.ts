@@ -5,6 +5,9 @@ import { refreshDeliverySummaries } from "../../src/services/delivery/index.js";
 import { updateVerdicts } from "../../src/services/evidence/index.js";
 import { DAY, MINUTE } from "../../src/services/signals/constants.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
+import { startAlerter } from "../helpers/start-alerter.js";
+import { watchOn } from "../watch/helpers/watch-fixtures.js";
+import { startReceiver, type Receiver } from "../watch/helpers/receiver.js";
 import { startProber, type ProberHandle } from "../helpers/start-prober.js";
 import { insertListings, paymentRequiredHeader, send402, startServer, v2Challenge, type TestServer } from "../probes/helpers.js";
 
@@ -16,10 +19,12 @@ let ctx: TestContext;
 let server: TestServer;
 let prober: ProberHandle;
 let ids: number[];
+let rx: Receiver;
 const urls: string[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "true" });
+  ctx = await createTestContext({ ALLOW_PRIVATE_TARGETS: "true", ALLOW_PRIVATE_WEBHOOKS: "true" });
+  rx = await startReceiver();
   server = await startServer((req, res) => {
     req.resume();
     if (req.url === "/good" || req.url === "/takes-money") send402(res, { header: paymentRequiredHeader(v2Challenge("1000")) });
@@ -43,6 +48,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  await rx.close();
   await prober.stop();
   await server.close();
   await ctx.close();
@@ -89,8 +95,11 @@ describe("the delivery evidence in every product (decision 0051)", () => {
     });
   });
 
-  it("flags a settled check that delivered nothing in preflight, batch, forensics, the signed verdict and the snapshot; a delivered one fills delivery and flags nothing", async () => {
+  it("flags a settled check that delivered nothing in preflight, batch, forensics, the signed verdict, the snapshot and a watch; a delivered one fills delivery and flags nothing", async () => {
     const now = ctx.clock.now();
+    await watchOn(ctx, rx, "/pnd", urls[1]!, { signals: ["paid_no_delivery"] });
+    const alerter = startAlerter(ctx, { tickMs: 3_600_000 });
+    await alerter.runNow(); // never checked: the watch reads unknown, no alert
     await check(ids[0]!, urls[0]!, "delivered", null, new Date(now.getTime() - MINUTE));
     const bad = await check(ids[1]!, urls[1]!, "undelivered", "status_500", new Date(now.getTime() - MINUTE));
     const { reports, verdictFeed } = ctx.services;
@@ -118,6 +127,11 @@ describe("the delivery evidence in every product (decision 0051)", () => {
     expect(f.delivery.recent).toEqual([expect.objectContaining({ id: bad, outcome: "undelivered", reason: "status_500", paid_usdc: "0.001" })]);
     expect((decodeJwt(p.signature) as { reason_codes: string[] }).reason_codes).toContain("paid_no_delivery");
     expect(snap.entries.find((e) => e.url === urls[1])!.reason_codes).toContain("paid_no_delivery");
+    await alerter.runNow();
+    await alerter.stop();
+    expect(rx.on("/pnd").map((r) => [r.verified, r.payload.signal, r.payload.state ?? r.payload.event])).toEqual([
+      [true, "paid_no_delivery", expect.anything()],
+    ]);
   });
 
   it("clears on a later delivered check; invalid_output is a warning that leaves ok", async () => {
