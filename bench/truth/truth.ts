@@ -79,7 +79,11 @@ export const DOWN_KINDS = new Set([...ALWAYS_DOWN, "dies_early"]);
  * is unscored: whether its last hour is mostly healthy depends on the phase the run falls in.
  */
 export function demoTruth(d: DemoEndpoint, from: number, to: number, firstProbeAt?: number): Truth {
-  const codes = d.expected.warnings.filter((w) => w !== "dead" && (SCORED as readonly string[]).includes(w) && !(d.kind === "flapping" && w === "flapping"));
+  // Codes only a paid check gives (expected.evidence "delivery") are not the prober's: unscored.
+  const paidOnly = d.expected.evidence === "delivery" ? d.expected.warnings : [];
+  const codes = d.expected.warnings
+    .filter((w) => !paidOnly.includes(w))
+    .filter((w) => w !== "dead" && (SCORED as readonly string[]).includes(w) && !(d.kind === "flapping" && w === "flapping"));
   const timeline = [{ at: Number.NEGATIVE_INFINITY, down: ALWAYS_DOWN.has(d.kind) }];
   if (d.kind === "dies_early" && firstProbeAt !== undefined) timeline.push({ at: firstProbeAt + DIES_EARLY_AFTER_MS, down: true });
   if (d.kind === "flapping") {
@@ -88,6 +92,6 @@ export function demoTruth(d: DemoEndpoint, from: number, to: number, firstProbeA
     for (let b = Math.ceil(from / period) * period; b <= to; b += period) timeline.push({ at: b, down: flapIsDown(period, b) });
   }
   const kind = `${d.kind} ${d.method} ${new URL(d.url).pathname}`;
-  const unscored = [...(d.expected.mayAlso ?? []), ...(d.kind === "flapping" ? ["flapping"] : [])];
+  const unscored = [...(d.expected.mayAlso ?? []), ...paidOnly, ...(d.kind === "flapping" ? ["flapping"] : [])];
   return { url: d.url, source: "demo", kind, timeline, codes, ...(unscored.length ? { unscored } : {}) };
 }

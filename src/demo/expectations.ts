@@ -128,4 +128,48 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     delistReasons: [],
     note: "healthy at first sight, 500 for good from DIES_EARLY_AFTER_MS (1 min) after its first request, inside its first probe interval: dead within 3 minutes of its first failed probe (decision 0047); its service keeps healthy endpoints, so no zombie",
   },
+  // Northwind Data (plan/delivery.ts): each settles the payment before it answers, then answers
+  // as its kind says. Probes see a proper challenge; only a paid check sees the rest (decision 0051).
+  paid_ok: {
+    naked: "402_challenge",
+    warnings: [],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers JSON that matches its declared output schema and depends on the input: delivered, clean (pay) after any number of checks",
+  },
+  paid_500: {
+    naked: "402_challenge",
+    warnings: ["paid_no_delivery"],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers 500: undelivered at its first paid check, paid_no_delivery (critical: ok false)",
+  },
+  paid_empty: {
+    naked: "402_challenge",
+    warnings: ["paid_no_delivery"],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers 200 with an empty body: undelivered at its first paid check, paid_no_delivery (critical: ok false)",
+  },
+  paid_canned: {
+    naked: "402_challenge",
+    warnings: ["paid_no_delivery"],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers its declared output example whatever the input: its first check (the declared input) reads delivered, the second (another enum value) canned: undelivered, paid_no_delivery (critical: ok false)",
+  },
+  paid_off_schema: {
+    naked: "402_challenge",
+    warnings: ["invalid_output"],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers JSON outside its declared output schema (a required property missing, numbers as strings): invalid_output (a warning) at its first paid check",
+  },
+  paid_401: {
+    naked: "402_challenge",
+    warnings: ["paid_no_delivery"],
+    delistReasons: [],
+    evidence: "delivery",
+    note: "settles, then answers 401 (an API key wanted): refused_after_payment at its first paid check, paid_no_delivery (critical: ok false)",
+  },
 };

@@ -5,6 +5,7 @@ import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { usdcToAtomic } from "@x402-lookout/contracts/usdc";
 import { EXPECTATIONS } from "./expectations.js";
 import type { ListingSpec } from "./plan/listing-spec.js";
+import { DELIVERY_LISTINGS } from "./plan/delivery.js";
 import { ECOSYSTEM_SHAPE_LISTINGS } from "./plan/ecosystem-shapes.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, REFUSED_LISTINGS, SPA_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
@@ -44,6 +45,7 @@ export function layOut(hosts: Omit<DemoHosts, "catalog">, resold: readonly Listi
     ...place(hosts.spa, SPA_LISTINGS),
     ...place(hosts.reseller, resold),
     ...place(hosts.quotes, QUOTE_TRAP_LISTINGS),
+    ...place(hosts.delivery, DELIVERY_LISTINGS),
   ];
 }
 

@@ -3,10 +3,10 @@ import { anvilAccount } from "../chain/devnet-accounts.js";
 
 /**
  * The billing namespaces of the demo. The service groups providers by payTo, so each demo
- * provider needs its own address; they come from indexes 11..20 and 22 of the anvil mnemonic
- * (above the funded payers 1..9 and the service's own payTo at 10; 21 is the demo merchant), so
- * they are the same on every run and their keys are known, which the reseller needs to pay its
- * upstream.
+ * provider needs its own address; they come from indexes 11..20, 23 and 24 of the anvil mnemonic
+ * (above the funded payers 1..9 and the service's own payTo at 10; 21 is the demo merchant, 22
+ * the paid checker's wallet), so they are the same on every run and their keys are known, which
+ * the reseller needs to pay its upstream.
  */
 export const PROVIDERS = {
   skycast: { name: "Skycast Labs", index: null },
@@ -20,7 +20,8 @@ export const PROVIDERS = {
   oraclePulse: { name: "Oracle Pulse", index: 18 },
   canvas: { name: "Canvas Studio", index: 19 },
   relaymart: { name: "RelayMart", index: 20 },
-  mirage: { name: "Mirage Labs", index: 22 },
+  mirage: { name: "Mirage Labs", index: 23 },
+  northwind: { name: "Northwind Data", index: 24 },
 } as const satisfies Record<string, { name: string; index: number | null }>;
 
 export type ProviderKey = keyof typeof PROVIDERS;

@@ -4,11 +4,13 @@ import { catalogApp } from "./catalog/catalog-app.js";
 import { CatalogStore } from "./catalog/catalog-store.js";
 import { CATALOG_PATH, DEFAULT_FLAP_PERIOD_MS, DEFAULT_HOST, DEFAULT_QUOTE_SWITCH_MS, DEFAULT_SLOW_MS, STOP_GRACE_MS } from "./constants.js";
 import { createPaymentTerms, describeEndpoint, layOut } from "./fleet-layout.js";
+import { DELIVERY_LISTINGS } from "./plan/delivery.js";
 import { ECOSYSTEM_SHAPE_LISTINGS } from "./plan/ecosystem-shapes.js";
 import { MARKETPLACE_LISTINGS } from "./plan/marketplace.js";
 import { PREMIUM_LISTINGS, WILDCARD_LISTINGS, ZOMBIE_LISTINGS } from "./plan/other-hosts.js";
 import { QUOTE_TRAP_LISTINGS } from "./plan/quote-traps.js";
 import { resellerListings } from "./plan/reseller.js";
+import { deliveryApp } from "./servers/delivery-app.js";
 import { merchantApp } from "./servers/merchant-app.js";
 import { requirementFor } from "./servers/payment-terms.js";
 import { resellerApp } from "./servers/reseller-app.js";
@@ -20,8 +22,10 @@ import type { DemoFleet, DemoFleetOptions, DemoHosts } from "./types.js";
 /**
  * Starts the demo ecosystem on loopback: a marketplace host of healthy and faulty merchants,
  * separate hosts for a zombie service, a premium (decoy) provider, a wildcard-402 host, an SPA
- * host, a reseller, Mirage Labs' quote traps, a listed port nothing answers on, and a
- * Bazaar-format catalog of all of them. Paid endpoints challenge through the x402 SDK's Hono middleware on `opts.facilitator`.
+ * host, a reseller, Mirage Labs' quote traps, Northwind Data's merchants that settle first (most
+ * then fail to deliver), a listed port nothing answers on, and a Bazaar-format catalog of all of
+ * them. Paid endpoints challenge through the x402 SDK (its Hono middleware, or its core settling
+ * first for Northwind) on `opts.facilitator`.
  */
 export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet> {
   const host = opts.host ?? DEFAULT_HOST;
@@ -43,7 +47,8 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   };
   const closeAll = (graceMs: number) => Promise.all(slots.map((s) => s.close(graceMs))).then(() => undefined);
   try {
-    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller, quotes] = [
+    const [catalog, marketplace, zombie, premium, wildcard, spa, reseller, quotes, delivery] = [
+      await open(),
       await open(),
       await open(),
       await open(),
@@ -64,6 +69,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       spa: spa.origin,
       reseller: reseller.origin,
       quotes: quotes.origin,
+      delivery: delivery.origin,
       refused: `http://${refusedHostPort}`,
     };
     const resold = resellerListings(marketplace.hostPort);
@@ -74,6 +80,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     premium.mount(merchantApp({ ...common, origin: premium.origin, listings: PREMIUM_LISTINGS }).fetch);
     quotes.mount(merchantApp({ ...common, origin: quotes.origin, listings: QUOTE_TRAP_LISTINGS }).fetch);
     wildcard.mount(wildcardApp({ terms, clock, origin: wildcard.origin, listings: WILDCARD_LISTINGS }).fetch);
+    delivery.mount(deliveryApp({ terms, clock, origin: delivery.origin, listings: DELIVERY_LISTINGS }).fetch);
     spa.mount(spaApp({ origin: spa.origin }).fetch);
     reseller.mount(resellerApp({ terms, clock, log, origin: reseller.origin, upstreamOrigin: marketplace.origin, listings: resold }).fetch);
 
@@ -88,7 +95,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
 
     const catalogUrl = `${catalog.origin}${CATALOG_PATH}`;
     // A newcomer's first URLs to try: one of each trap kind (docs/demo-fleet.md explains them).
-    const traps = Object.fromEntries(endpoints.filter((e) => e.kind !== "healthy").map((e) => [e.kind, e.url]));
+    const traps = Object.fromEntries(endpoints.filter((e) => e.kind !== "healthy" && e.kind !== "paid_ok").map((e) => [e.kind, e.url]));
     log.info({ catalogUrl, endpoints: endpoints.length, hosts, slowMs, flapPeriodMs, quoteSwitchAt: switchAt, traps }, "demo fleet listening");
     let stopped: Promise<void> | undefined;
     return {

@@ -25,7 +25,13 @@ export type DemoKind =
   | "needs_query"
   | "needs_input"
   | "big_challenge"
-  | "dies_early";
+  | "dies_early"
+  | "paid_ok"
+  | "paid_500"
+  | "paid_empty"
+  | "paid_canned"
+  | "paid_off_schema"
+  | "paid_401";
 
 export type DemoMethod = "GET" | "POST";
 
@@ -74,6 +80,11 @@ export interface DemoExpectation {
    * provider's median price with it).
    */
   mayAlso?: string[];
+  /**
+   * Where the codes come from when the prober alone cannot see them: `delivery`, a paid check
+   * (the canary role). Its probes read healthy, so consumers scoring probe evidence skip them.
+   */
+  evidence?: "delivery";
   note: string;
 }
 
@@ -155,6 +166,8 @@ export interface DemoHosts {
   reseller: string;
   /** Mirage Labs' quote traps: cloaked, switched and non-USDC quotes. */
   quotes: string;
+  /** Northwind Data: settles every payment before it answers; five listings then fail to deliver. */
+  delivery: string;
   /** A port nothing listens on. */
   refused: string;
 }

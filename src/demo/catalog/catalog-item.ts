@@ -20,7 +20,7 @@ export function qualityAt(q: QualitySpec, now: Date): DiscoveryQuality {
  */
 export async function catalogItem(terms: PaymentTerms, spec: ListingSpec, url: string, now: Date): Promise<DemoCatalogItem> {
   const routePattern = spec.kind === "wildcard_402" ? "*" : spec.path;
-  const declaration = discoveryDeclaration(spec.method, spec.input, spec.answer(spec.input, now));
+  const declaration = discoveryDeclaration(spec.method, spec.input, spec.answer(spec.input, now), spec);
   return {
     resource: url,
     type: "http",

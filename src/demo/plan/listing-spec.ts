@@ -32,6 +32,9 @@ export interface ListingSpec {
   /** Example query (GET) or JSON body (POST); goes into the Bazaar discovery declaration. */
   input: Record<string, unknown>;
   answer: Answer;
+  /** JSON schemas for the Bazaar declaration; default: the input's read off its example, no output schema. */
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   /** Set for endpoints that always fail: the status they answer. */
   failStatus?: number;
   /** Proxy resellers: the upstream listing's path on the marketplace server. */

@@ -46,9 +46,15 @@ export async function requirementFor(terms: PaymentTerms, spec: ListingSpec): Pr
   return requirement;
 }
 
-/** The Bazaar discovery declaration a merchant puts on its route (input example, output example). */
-export function discoveryDeclaration(method: DemoMethod, input: Record<string, unknown>, output: unknown): Record<string, unknown> {
-  const common = { input, inputSchema: schemaOf(input), output: { example: output } };
+type Schemas = Pick<ListingSpec, "inputSchema" | "outputSchema">;
+
+/** The Bazaar discovery declaration a merchant puts on its route (input example and schema, output example and schema). */
+export function discoveryDeclaration(method: DemoMethod, input: Record<string, unknown>, output: unknown, schemas: Schemas = {}): Record<string, unknown> {
+  const common = {
+    input,
+    inputSchema: schemas.inputSchema ?? schemaOf(input),
+    output: { example: output, ...(schemas.outputSchema ? { schema: schemas.outputSchema } : {}) },
+  };
   return method === "GET" ? declareDiscoveryExtension(common) : declareDiscoveryExtension({ ...common, bodyType: "json" });
 }
 
@@ -71,6 +77,6 @@ export function routeConfig(terms: PaymentTerms, spec: ListingSpec, resourceUrl:
     mimeType: "application/json",
     serviceName: spec.service.serviceName,
     tags: spec.service.tags,
-    extensions: discoveryDeclaration(spec.method, spec.input, spec.answer(spec.input, now)),
+    extensions: discoveryDeclaration(spec.method, spec.input, spec.answer(spec.input, now), spec),
   };
 }
