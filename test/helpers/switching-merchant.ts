@@ -14,7 +14,8 @@ import { listen } from "../../src/http/serve.js";
  * and the paid checker another.
  */
 export async function startSwitchingMerchant(devnet: Devnet, payTo: string) {
-  const terms = { price: "0.001", payTo };
+  // broken: it settles before answering (the SDK's upfront flow) and then answers 500: paid, nothing delivered.
+  const terms = { price: "0.001", payTo, broken: false };
   const network = devnet.network as Network;
   const server = new x402ResourceServer(createLocalFacilitator(devnet)).register(network, new ExactEvmScheme());
   await server.initialize();
@@ -24,10 +25,11 @@ export async function startSwitchingMerchant(devnet: Devnet, payTo: string) {
     payTo: () => terms.payTo,
     price: () => ({ asset: devnet.usdcAddress, amount: usdcToAtomic(terms.price), extra: { name: "USDC", version: "2" } }),
     maxTimeoutSeconds: 300,
+    extra: { paymentFlow: "upfront" },
   };
   const app = new Hono();
   app.use("*", paymentMiddleware({ "GET /quote": { accepts, description: "A quote that changes" } }, server, undefined, undefined, false));
-  app.get("/quote", (c) => c.json({ quote: terms.price, at: Date.now() }));
+  app.get("/quote", (c) => (terms.broken ? c.json({ error: "upstream failed" }, 500) : c.json({ quote: terms.price, at: Date.now() })));
   const running = await listen(app, "127.0.0.1", 0);
   return { url: `${running.url}/quote`, terms, stop: () => running.close() };
 }
