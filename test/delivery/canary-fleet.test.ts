@@ -100,6 +100,23 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
     expect(snap.delivery).toMatchObject({ outcome: "delivered", checks_30d: 1, delivered_30d: 1, tx: delivered[0]!.tx });
   }, 180_000);
 
+  it("flags every merchant that takes the money and fails within two checks, and never a merchant that delivers", async () => {
+    const canary = canaryOn(ctx.db, { intervalHours: 1 });
+    ctx.clock.advance(HOUR + 60_000); // the second check of each listing falls due
+    for (let i = 0; i < 60; i++) if ((await canary.tick()).checked === 0) break;
+    await canary.close();
+    const delivery = fleet.endpoints.filter((e) => e.expected.evidence === "delivery");
+    expect(delivery.map((e) => e.kind).sort()).toEqual(["paid_401", "paid_500", "paid_canned", "paid_empty", "paid_off_schema", "paid_ok"]);
+    for (const e of fleet.endpoints) {
+      const codes = (await ctx.services.reports.preflight(e.url)).reason_codes;
+      const wanted = e.expected.warnings.filter((w) => w === "paid_no_delivery" || w === "invalid_output");
+      expect(
+        codes.filter((c) => c === "paid_no_delivery" || c === "invalid_output"),
+        `${e.kind} ${e.url}`,
+      ).toEqual(wanted);
+    }
+  }, 180_000);
+
   it("pays nothing to a quote that asks more than was checked: above the ceiling, or above the price the prober saw", async () => {
     const merchant = await startSwitchingMerchant(devnet, devnet.payTo);
     try {
@@ -113,7 +130,7 @@ describe("the paid checker on the demo fleet (devnet, real settlement)", () => {
         ctx.clock.advance(10 * 60_000);
       }
       await prober.stop();
-      const canary = canaryOn(ctx.db, { intervalHours: 0.01 });
+      const canary = canaryOn(ctx.db, { intervalHours: 0.01, budgetUsdcPerDay: "5" });
       const before = await balanceOf(devnet.canary.address);
       const from = ctx.clock.now();
       for (const price of ["0.02", "0.005"]) {

@@ -10,9 +10,11 @@ describe("checkInput", () => {
     expect(checkInput(declared, schema, 1)).toEqual({ kind: "variant", query: "city=Oslo", body: null });
   });
 
-  it("varies every scalar without a schema: numbers, booleans and strings", () => {
+  it("varies only what the schema declares other values for; without any, sends the example every time (no canned judgment)", () => {
     const declared = { type: "http", method: "POST", bodyType: "json", body: { n: 2, on: true, q: "x" } };
-    expect(checkInput(declared, undefined, 1)).toEqual({ kind: "variant", query: null, body: '{"n":3,"on":false,"q":"x-2"}' });
+    expect(checkInput(declared, undefined, 1)).toEqual({ kind: "declared", query: null, body: '{"n":2,"on":true,"q":"x"}' });
+    const bodySchema = { properties: { input: { properties: { body: { properties: { q: { type: "string", examples: ["x", "y"] } } } } } } };
+    expect(checkInput(declared, bodySchema, 1)).toEqual({ kind: "variant", query: null, body: '{"n":2,"on":true,"q":"y"}' });
   });
 
   it("has nothing to vary when the listing declares no input", () => {

@@ -13,37 +13,39 @@ export interface CheckInput {
 
 /**
  * The input of a listing's check number `n`: even checks send the declared example, odd ones a
- * variant in which every scalar differs (another value the schema enumerates or gives as an
- * example, else a number plus one, a boolean negated, a string with "-2"), so two checks in a row
- * ask different questions and an identical answer is canned. No declared input: nothing to vary.
+ * variant in which each parameter the schema enumerates (or gives examples for) takes another of
+ * its declared values, so two checks in a row ask questions the provider itself calls different
+ * and an identical answer is canned. A parameter without declared values is not varied: "Paris-2"
+ * may well get the same honest answer as "Paris". Nothing declared to vary: the example every time.
  */
 export function checkInput(declared: unknown, schema: unknown, n: number): CheckInput {
   const input = obj(declared);
   const query = obj(input?.queryParams) ?? obj(input?.query);
   const body = input?.body;
   if (!input || (!query && body === undefined)) return { kind: "none", query: null, body: null };
-  if (n % 2 === 0) return { kind: "declared", query: declaredQuery(input), body: declaredBody(input) };
+  const asDeclared: CheckInput = { kind: "declared", query: declaredQuery(input), body: declaredBody(input) };
+  if (n % 2 === 0) return asDeclared;
   const fields = obj(obj(obj(schema)?.properties)?.input)?.properties as Json | undefined;
-  const varied: Json = {
-    ...input,
-    ...(query ? { queryParams: vary(query, obj(obj(fields?.queryParams)?.properties)) } : {}),
-    ...(obj(body) ? { body: vary(obj(body)!, obj(obj(fields?.body)?.properties)) } : {}),
-  };
+  const q = query ? vary(query, obj(obj(fields?.queryParams)?.properties)) : null;
+  const b = obj(body) ? vary(obj(body)!, obj(obj(fields?.body)?.properties)) : null;
+  if (!q?.changed && !b?.changed) return asDeclared;
+  const varied: Json = { ...input, ...(q ? { queryParams: q.values } : {}), ...(b ? { body: b.values } : {}) };
   delete varied.query;
   return { kind: "variant", query: declaredQuery(varied), body: declaredBody(varied) };
 }
 
-function vary(values: Json, schemas: Json | undefined): Json {
-  return Object.fromEntries(Object.entries(values).map(([name, v]) => [name, other(v, obj(schemas?.[name]))]));
-}
-
-function other(value: unknown, schema: Json | undefined): unknown {
-  const listed = [...arr(schema?.enum), ...arr(schema?.examples)].find((c) => c !== value && typeof c === typeof value);
-  if (listed !== undefined) return listed;
-  if (typeof value === "number") return value + 1;
-  if (typeof value === "boolean") return !value;
-  if (typeof value === "string") return `${value}-2`;
-  return value;
+function vary(values: Json, schemas: Json | undefined): { values: Json; changed: boolean } {
+  let changed = false;
+  const out = Object.fromEntries(
+    Object.entries(values).map(([name, v]) => {
+      const schema = obj(schemas?.[name]);
+      const other = [...arr(schema?.enum), ...arr(schema?.examples)].find((c) => c !== v && typeof c === typeof v);
+      if (other === undefined) return [name, v];
+      changed = true;
+      return [name, other];
+    }),
+  );
+  return { values: out, changed };
 }
 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

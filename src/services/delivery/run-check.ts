@@ -56,7 +56,9 @@ export async function runCheck(db: Kysely<Database>, open: (onSigned: (s: Signed
   };
   if (!signed) return skipWith(db, id, answer ? `no_challenge_${answer.status}` : "no_challenge", evidence);
   const inputSha = sha256(`${c.method} ${url}\n${input.body ?? ""}`);
-  const other = input.kind === "none" ? null : (c.delivered.find((d) => d.input_sha256 !== inputSha)?.body_sha256 ?? null);
+  // Canned is judged only where the listing itself declares inputs that differ (input-variant.ts).
+  const varies = checkInput(c.declaredInput, schema, 1).kind === "variant";
+  const other = varies ? (c.delivered.find((d) => d.input_sha256 !== inputSha)?.body_sha256 ?? null) : null;
   const ifSettled = judge({ settled: true, answer, outputSchema: declaredOutputSchema(c.raw), otherInputBody: other, ...(failure ? { failure } : {}) });
   await sql`update delivery_checks set body_sha256 = ${answer?.sha256 ?? null}, input_sha256 = ${inputSha},
       evidence = ${JSON.stringify({ ...evidence, judgment_if_settled: ifSettled, answered: true })}::jsonb where id = ${id}`.execute(db);
