@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
+import { NO_DELIVERY } from "@x402-lookout/contracts/preflight/delivery";
 import type { DeliveryOutcome } from "../../src/db/schema.js";
 import { refreshDeliverySummaries } from "../../src/services/delivery/index.js";
 import { updateVerdicts } from "../../src/services/evidence/index.js";
