@@ -84,16 +84,8 @@ describe("the delivery evidence in every product (decision 0051)", () => {
     const p = await ctx.services.reports.preflight(urls[1]!);
     expect(p.reason_codes).toEqual([]);
     expect(p.recommended_action).toBe("pay");
-    expect(p.delivery).toEqual({
-      checked_at: null,
-      outcome: null,
-      paid_usdc: null,
-      tx: null,
-      checks_30d: 0,
-      delivered_30d: 0,
-      last_delivered_at: null,
-      evidence_url: null,
-    });
+    expect(p.delivery).toEqual(NO_DELIVERY);
+    expect(NO_DELIVERY).toMatchObject({ checked_at: null, outcome: null, checks_30d: 0, evidence_url: null });
   });
 
   it("flags a settled check that delivered nothing in preflight, batch, forensics, the signed verdict, the snapshot and a watch; a delivered one fills delivery and flags nothing", async () => {
