@@ -20,6 +20,7 @@ import {
 } from "@x402-lookout/client";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
+import { insertDeliveryCheck } from "../helpers/delivery-check-row.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
 
 let svc: PaidService;
@@ -99,6 +100,11 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
     const cert = await client.verified({ url: SKYCAST.healthyPattern, name: "Skycast" });
     expect(cert).toMatchObject({ verified: true, tier: "verified", listings_covered: 2 });
     expect(await client.verifiedStatus({ certId: cert.certId })).toMatchObject({ certId: cert.certId, state: "verified" });
+  });
+
+  it("delivery-check: a paid check's signed evidence, free", async () => {
+    const id = await insertDeliveryCheck(svc.ctx, SKYCAST.forecast);
+    expect(await client.deliveryCheck({ id })).toMatchObject({ id, outcome: "delivered", paid_usdc: "0.001" });
   });
 
   it("delist-feed (5 USDC) and delist-feed-diff", async () => {

@@ -16,6 +16,7 @@ const ALL_TABLES = [
   "certificates",
   "credits",
   "datasets",
+  "delivery_checks",
   "flag_history",
   "host_checks",
   "host_rate_limits",

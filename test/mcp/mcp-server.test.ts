@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerSchema, routeContracts } from "@x402-lookout/contracts";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
+import { insertDeliveryCheck } from "../helpers/delivery-check-row.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
 
 /** The package bin from its source (test/packages/install.test.ts runs the packed one). */
@@ -94,6 +95,8 @@ describe("lookout-mcp over stdio", () => {
 
     const cert = await run("verified", { url: SKYCAST.healthyPattern, name: "Skycast" });
     expect(await run("verified-status", { certId: cert.certId })).toMatchObject({ certId: cert.certId, state: "verified" });
+    const checkId = await insertDeliveryCheck(svc.ctx, SKYCAST.forecast);
+    expect(await run("delivery-check", { id: checkId })).toMatchObject({ id: checkId, outcome: "delivered" });
     expect(await run("delist-feed", { scope: "critical" })).toMatchObject({ mode: "snapshot" });
     expect(await run("delist-feed-diff")).toMatchObject({ mode: "diff" });
     const snapshot = await run("verdict-snapshot");
