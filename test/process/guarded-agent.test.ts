@@ -89,6 +89,7 @@ describe("with npm start running", () => {
         "watch-unsubscribe": { id: randomUUID(), secret: "0".repeat(64) },
         verified: { url: healthy.resource, name: "Skycast" },
         "verified-status": { certId: randomUUID() },
+        "delivery-check": { id: `dc_${"a".repeat(26)}` },
         "credits-status": { id: (credit.structuredContent as { creditId: string }).creditId },
         "verdict-deltas": { since: 0 },
       };
@@ -108,6 +109,7 @@ describe("with npm start running", () => {
         watch: 400,
         "watch-status": 404,
         "verified-status": 404,
+        "delivery-check": 404,
       });
       expect(Object.keys(outcomes).sort()).toEqual(tools.map((t) => t.name).sort());
       for (const [name, status] of Object.entries(outcomes)) expect([200, 400, 404, 422], name).toContain(status);
