@@ -34,6 +34,8 @@ export const RETENTION_TARGETS = {
   webhook_deliveries: { column: "created_at", kind: "timestamptz", keep: "status = 'pending'" },
   // An open check still holds budget until the chain says what it spent (decision 0051).
   delivery_checks: { column: "started_at", kind: "timestamptz", keep: "state <> 'done'" },
+  chain_settlements: { column: "settled_at", kind: "timestamptz" },
+  outcome_reports: { column: "accepted_at", kind: "timestamptz" },
 } as const satisfies Partial<Record<keyof Database, RetentionTarget>>;
 
 export type RetentionTable = keyof typeof RETENTION_TARGETS;
@@ -101,6 +103,7 @@ const DAY = 24 * HOUR;
  * - quote_terms 1 d once nothing names them (the keep condition).
  * - verdict_removals: the deltas window (SNAPSHOT_LIMITS.deltaWindowHours, decision 0022).
  * - delivery_checks 30 d: the evidence a dispute may need (decision 0051); open checks are kept.
+ * - chain_settlements 35 d: the summaries look back 30 days (decision 0052); outcome_reports 30 d.
  */
 export const RETENTION_MS: Record<RetentionTable, number> = {
   probes: 3 * HOUR,
@@ -116,6 +119,8 @@ export const RETENTION_MS: Record<RetentionTable, number> = {
   quote_terms: DAY,
   verdict_removals: SNAPSHOT_LIMITS.deltaWindowHours * HOUR,
   delivery_checks: 30 * DAY,
+  chain_settlements: 35 * DAY,
+  outcome_reports: 30 * DAY,
 };
 
 /** Applies RETENTION_MS to every table; returns rows deleted per table. */

@@ -325,6 +325,8 @@ export interface SignalSnapshotsTable {
   feed_at: NullableTimestamp;
   /** The listing's paid delivery checks summed up (0029, decision 0051); null: never checked. */
   delivery: ColumnType<JsonObject | null, object | string | null | undefined, object | string | null>;
+  /** The listing's settlements read from the chain (0030, decision 0052); null: not indexed. */
+  settlements: ColumnType<JsonObject | null, object | string | null | undefined, object | string | null>;
 }
 
 /** A listing that left the catalog, numbered from verdict_seq (0020); kept for the deltas window. */
@@ -548,6 +550,50 @@ export interface DeliveryChecksTable {
   evidence: DefaultJsonColumn;
 }
 
+type Atomic = ColumnType<string, string | bigint | number, string | bigint | number>;
+type BlockNumber = ColumnType<string, string | bigint | number, string | bigint | number>;
+
+/** A payTo the indexer reads the chain for (0030, decision 0052). */
+export interface ChainPayeesTable {
+  network: string;
+  pay_to: string;
+  from_block: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  synced_to: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  added_at: Timestamp;
+}
+
+/** One EIP-3009 settlement to a known payTo, as the chain's logs show it (0030). */
+export interface ChainSettlementsTable {
+  network: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: BlockNumber;
+  block_hash: string;
+  settled_at: Timestamp;
+  pay_to: string;
+  payer: string;
+  amount_atomic: Atomic;
+  nonce: string;
+  sender: string;
+}
+
+/** A payer's accepted report of a paid call's outcome (0030). */
+export interface OutcomeReportsTable {
+  id: string;
+  listing_id: number | null;
+  network: string;
+  tx_hash: string;
+  log_index: number;
+  payer: string;
+  outcome: "delivered" | "undelivered" | "invalid_output" | "refused_after_payment";
+  detail: string;
+  settled_at: Timestamp;
+  amount_atomic: Atomic;
+  signature: string;
+  issued_at: Timestamp;
+  accepted_at: Timestamp;
+}
+
 export interface AppStateTable {
   key: string;
   /** Any JSON value; written as JSON text (JSON.stringify) so scalars and arrays survive. */
@@ -587,4 +633,7 @@ export interface Database {
   datasets: DatasetsTable;
   app_state: AppStateTable;
   delivery_checks: DeliveryChecksTable;
+  chain_payees: ChainPayeesTable;
+  chain_settlements: ChainSettlementsTable;
+  outcome_reports: OutcomeReportsTable;
 }

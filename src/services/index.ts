@@ -20,6 +20,7 @@ import { createProbesService } from "./probes/service.js";
 import { createReportsService } from "./reports/service.js";
 import { createLiveProber } from "./reports/live-probe.js";
 import { createOverviewService } from "./overview/service.js";
+import { createOutcomes } from "./outcomes/service.js";
 import { createVerdictsService } from "./evidence/service.js";
 import { createTrialService } from "./trial/service.js";
 import { createVerdictFeedService } from "./verdict-feed/service.js";
@@ -95,6 +96,8 @@ export function createServices({ db, clock, log, metrics, config }: ServicesDeps
     payments: createPaymentsService(db.db, clock),
     /** The landing page's live figures, read at most every 15 s. */
     overview: createOverviewService({ db, clock }),
+    /** Payers' signed reports of what a paid call delivered, proven by their settlement (decision 0052). */
+    outcomes: createOutcomes({ db: db.db, clock, find: reports.find }),
     probes: createProbesService({ db, clock, log, metrics, config }),
     reports,
     verdicts: createVerdictsService({ db, clock }),

@@ -49,6 +49,8 @@ export const PREFLIGHT_CODES = [
   "paid_no_delivery",
   // The latest paid check delivered a body outside the output schema the listing declares (decision 0051).
   "invalid_output",
+  // The chain shows the payTo paid only by itself, or by one wallet again and again: settlements that are not use (decision 0052).
+  "self_dealing",
 ] as const;
 export const FORENSICS_CODES = ["dead_7d", "mostly_dead", "slow_p99", "price_outlier_high", "high_concentration"] as const;
 export const BLACKLIST_REASONS = ["decoy_price_extreme", "zombie", "dead_7d", "mostly_dead"] as const;

@@ -51,11 +51,15 @@ export const WARNING_GLOSSARY: Readonly<Record<WarningCode, { title: string; mea
   paid_no_delivery: {
     title: "Paid, nothing delivered",
     meaning:
-      "Lookout's own paid check settled a payment in the last 7 days and then got an error, an empty, placeholder or canned body, a time-out or a refusal instead of the answer paid for.",
+      "Lookout's own paid check settled a payment in the last 7 days and then got an error, an empty, placeholder or canned body, a time-out or a refusal instead of the answer paid for; or at least two payers, each proven by its settlement on chain, reported so (and outnumber those that reported delivery).",
   },
   invalid_output: {
     title: "Output off its schema",
     meaning: "Lookout's latest paid check in the last 7 days delivered a body that does not match the output schema the listing declares.",
+  },
+  self_dealing: {
+    title: "Self-dealing",
+    meaning: "In 30 days the chain shows the listing's payTo paid only by itself, or by a single wallet again and again: those settlements are not use.",
   },
   dead_7d: { title: "Dead all week", meaning: "Catalogued at least 7 days, at least 20 probes in them and not one healthy answer." },
   mostly_dead: { title: "Mostly dead", meaning: "At least 20 probes in 7 days with uptime under 50%." },

@@ -14,6 +14,7 @@ import { verdictSnapshotContract } from "./snapshot/verdict-snapshot.js";
 import { createCertificateContract } from "./verified/create-certificate.js";
 import { getCertificateContract } from "./verified/get-certificate.js";
 import { deliveryCheckContract } from "./delivery/delivery-check.js";
+import { reportOutcomeContract } from "./outcomes/report-outcome.js";
 import { createWatchContract } from "./watch/create-watch.js";
 import { deleteWatchContract } from "./watch/delete-watch.js";
 import { getWatchContract } from "./watch/get-watch.js";
@@ -40,6 +41,7 @@ export const routeContracts = {
   verified: createCertificateContract,
   verifiedStatus: getCertificateContract,
   deliveryCheck: deliveryCheckContract,
+  reportOutcome: reportOutcomeContract,
   delistFeed: delistFeedContract,
   delistFeedDiff: delistFeedDiffContract,
   verdictSnapshot: verdictSnapshotContract,

@@ -16,6 +16,7 @@ import { verdictSnapshotRoute } from "./snapshot/verdict-snapshot.js";
 import { createCertificateRoute } from "./verified/create-certificate.js";
 import { getCertificateRoute } from "./verified/get-certificate.js";
 import { deliveryCheckRoute } from "./delivery/delivery-check.js";
+import { reportOutcomeRoute } from "./outcomes/report-outcome.js";
 import { createWatchRoute } from "./watch/create-watch.js";
 import { deleteWatchRoute } from "./watch/delete-watch.js";
 import { getWatchRoute } from "./watch/get-watch.js";
@@ -38,6 +39,7 @@ const routes: { [K in RouteName]: AnyRouteDef & { id: RouteContracts[K]["id"] } 
   verified: createCertificateRoute,
   verifiedStatus: getCertificateRoute,
   deliveryCheck: deliveryCheckRoute,
+  reportOutcome: reportOutcomeRoute,
   delistFeed: delistFeedRoute,
   delistFeedDiff: delistFeedDiffRoute,
   verdictSnapshot: verdictSnapshotRoute,

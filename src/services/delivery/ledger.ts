@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { publicId } from "../../lib/public-id.js";
 import { sql, type Kysely } from "kysely";
 import { LOCKS } from "../../db/jobs/exclusive.js";
 import type { Database } from "../../db/schema.js";
@@ -25,9 +25,8 @@ export const CHECK_RUN_MS = 60_000;
 
 export type Opened = { id: string } | { skipped: "budget" | "host_limit" } | null;
 
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
-/** A check's public id: 'dc_' and 26 base32 characters (130 random bits). */
-export const newCheckId = () => `dc_${[...randomBytes(26)].map((b) => ALPHABET[b & 31]).join("")}`;
+/** A check's public id: 'dc_' and 26 base32 characters. */
+export const newCheckId = () => publicId("dc");
 
 /**
  * Opens a check of `target` holding `amount` against the budget, under one lock every canary

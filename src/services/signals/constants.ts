@@ -52,6 +52,8 @@ export const THRESHOLDS = {
   flapMaxErrors30m: 2,
   /** paid_no_delivery and invalid_output: the latest settled paid check counts for this long (decision 0051). */
   deliveryEvidenceMs: 7 * DAY,
+  /** paid_no_delivery from payers' reports: at least this many distinct payers' newest reports in 7 days say so (decision 0052). */
+  payerFailureQuorum: 2,
 } as const;
 
 /** Warnings that make ok=false. */
@@ -127,6 +129,8 @@ export const WEIGHTS: Readonly<Record<WarningCode, number>> = {
   paid_no_delivery: 1,
   // Delivered, but not what the listing declares: a client parsing it may fail (decision 0051).
   invalid_output: 0.5,
+  // Its settlements are the provider's own, or one wallet's: the usage others see is not real (decision 0052).
+  self_dealing: 0.3,
   new_provider: 0.2,
   high_concentration: 0.1,
   source_disagrees: 0.1,

@@ -43,6 +43,10 @@ const flappingHour = (s: SignalInput) =>
 const settledRecently = (s: SignalInput, now: number, outcomes: readonly string[]) =>
   !!s.delivery && outcomes.includes(s.delivery.outcome) && now - s.delivery.at.getTime() <= T.deliveryEvidenceMs;
 
+// Payers' reports speak when enough distinct paying wallets agree and outnumber those delivered (decision 0052).
+const payersSayUndelivered = (s: SignalInput) =>
+  !!s.payerVotes && s.payerVotes.failed >= T.payerFailureQuorum && s.payerVotes.failed > s.payerVotes.delivered;
+
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {
   unknown_endpoint: (s) => !s.known,
@@ -54,7 +58,9 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
   suspicious_high_price: (s) => s.priceUsdc !== null && s.priceUsdc >= T.suspiciousPriceUsdc && s.priceUsdc < T.decoyPriceUsdc,
   slow: (s) => s.avgLatency1hMs !== null && s.avgLatency1hMs >= T.slowAvgLatencyMs,
   new_provider: (s, now) => !s.providerCalled && s.serviceSince !== null && now - s.serviceSince.getTime() < T.newProviderAgeMs,
-  never_paid_zombie: (s, now) => s.listedSince !== null && now - s.listedSince.getTime() >= T.neverPaidListedMs && s.l30dCalls === 0 && s.lastCalledAt === null,
+  // Where the chain is read, it must agree that nobody paid in 30 days (decision 0052).
+  never_paid_zombie: (s, now) =>
+    s.listedSince !== null && now - s.listedSince.getTime() >= T.neverPaidListedMs && s.l30dCalls === 0 && s.lastCalledAt === null && !s.chain?.used30d,
   proxy_markup: (s) =>
     s.priceUsdc !== null && s.markupReferenceUsdc !== null && s.markupReferenceUsdc > 0 && s.priceUsdc >= T.proxyMarkupRatio * s.markupReferenceUsdc,
   wildcard_402: (s) => s.wildcard402,
@@ -76,8 +82,9 @@ const RULES: Readonly<Record<WarningCode, Rule>> = {
     const n = s.needsInput1h ?? 0;
     return n > 0 && (s.healthy1h ?? 0) === 0 && n >= T.needsInputMinShare * (s.probes1h + (s.unchallenged1h ?? 0) + n);
   },
-  paid_no_delivery: (s, now) => settledRecently(s, now, ["undelivered", "refused_after_payment"]),
+  paid_no_delivery: (s, now) => settledRecently(s, now, ["undelivered", "refused_after_payment"]) || payersSayUndelivered(s),
   invalid_output: (s, now) => settledRecently(s, now, ["invalid_output"]),
+  self_dealing: (s) => !!s.chain?.selfDealing,
   ...quoteRules,
 };
 

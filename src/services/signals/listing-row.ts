@@ -99,6 +99,8 @@ const reportColumns = [
   "s.detail",
   // The paid delivery checks summed up (decision 0051).
   "s.delivery",
+  // The chain's settlements summed up (decision 0052).
+  "s.settlements",
   // The stored verdict every product reads (signals/verdict.ts).
   "s.warnings",
   "s.risk_score",

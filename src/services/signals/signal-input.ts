@@ -45,7 +45,21 @@ export function signalInput(row: ReportRow, context: SignalContext | null): Sign
     listedQuote: listedTerms(row),
     observedQuote: quoteOf(row),
     delivery: settledCheck(row),
+    payerVotes: payerVotes(row),
+    chain: chainWord(row),
   };
+}
+
+// Payers' reports, one vote per wallet (decision 0052).
+function payerVotes(row: ReportRow): SignalInput["payerVotes"] {
+  const payers = (row.delivery as { payers?: { failed_payers_7d: number; delivered_payers_7d: number } | null } | null)?.payers;
+  return payers ? { failed: payers.failed_payers_7d, delivered: payers.delivered_payers_7d } : null;
+}
+
+// What the chain says of its use, where the indexer has read its payTo (decision 0052).
+function chainWord(row: ReportRow): SignalInput["chain"] {
+  const s = row.settlements as { used_30d?: boolean; self_dealing?: boolean } | null | undefined;
+  return s && typeof s.used_30d === "boolean" ? { used30d: s.used_30d, selfDealing: s.self_dealing === true } : null;
 }
 
 // The newest check that paid: what paid_no_delivery and invalid_output judge (decision 0051).

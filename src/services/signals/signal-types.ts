@@ -43,6 +43,10 @@ export interface SignalInput {
   observedQuote: ObservedQuote | null;
   /** The newest settled paid check (decision 0051); absent or null: never settled one. */
   delivery?: { outcome: string; at: Date } | null;
+  /** Payers' newest reports within 7 days, one vote per wallet (decision 0052); absent: none. */
+  payerVotes?: { failed: number; delivered: number } | null;
+  /** The chain's settlements to the listing (decision 0052); absent or null: not indexed. */
+  chain?: { used30d: boolean; selfDealing: boolean } | null;
 }
 
 /** One code's predicate over the input at `now` (ms). */

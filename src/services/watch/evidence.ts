@@ -7,10 +7,14 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const hoursSince = (d: Date | null, now: Date) => (d ? Math.round(((now.getTime() - d.getTime()) / 3_600_000) * 10) / 10 : null);
 const pct = (healthy: number, probes: number) => (probes === 0 ? null : Math.round((healthy / probes) * 100));
 
+// Each source named apart: the paid checker's newest settled check, and payers' votes (decision 0052).
 const deliveryEvidence = (s: SignalInput): JsonObject => ({
   settled_outcome: s.delivery?.outcome ?? null,
   settled_at: iso(s.delivery?.at ?? null),
   window_days: T.deliveryEvidenceMs / 86_400_000,
+  payers_failed_7d: s.payerVotes?.failed ?? 0,
+  payers_delivered_7d: s.payerVotes?.delivered ?? 0,
+  payer_quorum: T.payerFailureQuorum,
 });
 
 /**
@@ -49,6 +53,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
     listed_days: s.listedSince ? Math.floor((now.getTime() - s.listedSince.getTime()) / 86_400_000) : null,
     l30d_calls: s.l30dCalls,
     last_called_at: iso(s.lastCalledAt),
+    chain_used_30d: s.chain?.used30d ?? null,
     min_listed_days: T.neverPaidListedMs / 86_400_000,
   }),
   proxy_markup: (s) => ({ price_usdc: s.priceUsdc, reference_price_usdc: s.markupReferenceUsdc, min_ratio: T.proxyMarkupRatio }),
@@ -89,6 +94,7 @@ const EVIDENCE: Readonly<Record<WarningCode, (s: SignalInput, now: Date) => Json
   }),
   paid_no_delivery: (s) => deliveryEvidence(s),
   invalid_output: (s) => deliveryEvidence(s),
+  self_dealing: (s) => ({ chain_indexed: s.chain != null, self_dealing: s.chain?.selfDealing ?? null, used_30d: s.chain?.used30d ?? null }),
   ...QUOTE_EVIDENCE,
 };
 

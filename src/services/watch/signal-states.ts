@@ -42,8 +42,10 @@ const DECIDED: Readonly<Record<WarningCode, (s: SignalInput, h: HostChecks, now:
   // Likewise whether its answers in the hour were mostly refusals of our input (decision 0046).
   needs_input: (s, _h, now) => s.lastProbeAt !== null && now - s.lastProbeAt.getTime() <= T.noHistoryWindowMs,
   // Decided once a paid check settled: before that, nothing says whether it delivers (decision 0051).
-  paid_no_delivery: (s) => s.delivery != null,
+  paid_no_delivery: (s) => s.delivery != null || s.payerVotes != null,
   invalid_output: (s) => s.delivery != null,
+  // Decided once the chain's settlements to its payTo are read (decision 0052).
+  self_dealing: (s) => s.chain != null,
   // A quote rule is decided once a challenge was read; cloaking only once two profiles were compared.
   pay_to_mismatch: (s) => s.observedQuote?.live != null,
   pay_to_changed: (s) => s.observedQuote?.live != null,

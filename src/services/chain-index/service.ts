@@ -1,0 +1,70 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import type { Logger } from "../../lib/log.js";
+import { updateVerdicts } from "../evidence/index.js";
+import { indexStep, type IndexLimits, type StepResult } from "./index-step.js";
+import type { LogSource } from "./log-source.js";
+import { refreshSettlementSummaries } from "./refresh-summaries.js";
+
+/** Summaries are recomputed at least this often, so windows age with no new settlement. */
+export const SUMMARY_REFRESH_MS = 60_000;
+/** Known facilitators' signers are asked again after this long. */
+const SIGNERS_TTL_MS = 60 * 60_000;
+
+export interface ChainIndexerDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+  source: LogSource;
+  network: string;
+  limits: IndexLimits;
+  /** The signer addresses known facilitators declare (their /supported), for `network`. */
+  knownSigners: () => Promise<string[]>;
+  /** This service's own paying wallets (the paid checker's): their payments are not use. */
+  ownWallets: readonly string[];
+  ghostListedMs: number;
+}
+
+/**
+ * The chain indexer (decision 0052): each tick reads the next block ranges for every known payTo
+ * and, when something was read or a minute passed, recomputes the listings' settlement summaries
+ * and their verdicts.
+ */
+export function createChainIndexer(deps: ChainIndexerDeps) {
+  const { db, clock, log, limits } = deps;
+  let summarizedAt = 0;
+  let signers: { list: string[]; at: number } | null = null;
+
+  async function knownSigners(now: number): Promise<string[]> {
+    if (signers && now - signers.at < SIGNERS_TTL_MS) return signers.list;
+    try {
+      signers = { list: await deps.knownSigners(), at: now };
+    } catch (err) {
+      log.warn({ err }, "reading the facilitator's signers failed; known_facilitator_share counts none until it answers");
+      signers = { list: signers?.list ?? [], at: now - SIGNERS_TTL_MS + 60_000 };
+    }
+    return signers.list;
+  }
+
+  return {
+    async tick(): Promise<StepResult & { summaries: number }> {
+      const now = clock.now();
+      const step = await indexStep(db, deps.source, deps.network, limits, now);
+      if (step.ranges === 0 && now.getTime() - summarizedAt < SUMMARY_REFRESH_MS) return { ...step, summaries: 0 };
+      summarizedAt = now.getTime();
+      const changed = await refreshSettlementSummaries(db, {
+        network: deps.network,
+        signers: await knownSigners(now.getTime()),
+        ownWallets: deps.ownWallets.map((w) => w.toLowerCase()),
+        ghostListedMs: deps.ghostListedMs,
+        caughtUpBlock: step.head - limits.rangeBlocks,
+        now,
+      });
+      if (changed.length > 0) await updateVerdicts({ db }, changed, now);
+      return { ...step, summaries: changed.length };
+    },
+  };
+}
+
+export type ChainIndexer = ReturnType<typeof createChainIndexer>;
