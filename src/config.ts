@@ -8,7 +8,7 @@ import { shownSetting } from "./lib/redact.js";
  * value stops the program before it listens, with one line per problem.
  */
 
-const ROLES = ["api", "prober", "ingester", "alerter", "canary", "all"] as const;
+const ROLES = ["api", "prober", "ingester", "alerter", "canary", "indexer", "all"] as const;
 export type Role = Exclude<(typeof ROLES)[number], "all">;
 
 export const NETWORKS = ["eip155:84532", "eip155:8453"] as const;
@@ -42,7 +42,15 @@ export const DEMO_DEFAULTS = {
   canaryIntervalHours: 0.05,
   canaryHostChecksPerDay: 5000,
   canaryBudgetUsdcPerDay: "10",
+  // The chain indexer (decision 0052): the devnet does not reorganise, and its listings are minutes old,
+  // so an unpaid one is a ghost after 6 minutes listed instead of 7 days.
+  chainConfirmations: 0,
+  chainIndexIntervalSeconds: 5,
+  ghostMinListedHours: 0.1,
 } as const;
+
+/** The chain indexer's settings where unset, outside demo mode (decision 0052). */
+export const CHAIN_DEFAULTS = { confirmations: 5, rangeBlocks: 2000, rpcPerSecond: 10, indexIntervalSeconds: 15, ghostMinListedHours: 168 } as const;
 
 /** The paid checker's limits where unset, outside demo mode (decision 0051). */
 export const CANARY_DEFAULTS = { budgetUsdcPerDay: "1", maxPriceUsdc: "0.01", intervalHours: 24, hostChecksPerDay: 24 } as const;
@@ -86,7 +94,7 @@ const envSchema = z.object({
           return z.NEVER;
         }
       }
-      return roles.includes("all") ? (["api", "prober", "ingester", "alerter", "canary"] as Role[]) : (roles as Role[]);
+      return roles.includes("all") ? (["api", "prober", "ingester", "alerter", "canary", "indexer"] as Role[]) : (roles as Role[]);
     }),
   NETWORK: z.enum(NETWORKS, { error: `must be one of ${NETWORKS.join(", ")}` }).default("eip155:84532"),
   PAY_TO: z
@@ -182,6 +190,16 @@ const envSchema = z.object({
     .max(720, "must be at most 720 hours (30 days)")
     .optional(),
   CANARY_HOST_CHECKS_PER_DAY: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100_000).optional(),
+  // The chain indexer (role indexer, decision 0052): how it reads USDC settlements through RPC_URL.
+  CHAIN_CONFIRMATIONS: z.coerce.number({ error: "must be a whole number of blocks" }).int().min(0).max(1000).optional(),
+  CHAIN_LOG_RANGE_BLOCKS: z.coerce.number({ error: "must be a whole number of blocks" }).int().min(1).max(1_000_000).default(CHAIN_DEFAULTS.rangeBlocks),
+  CHAIN_RPC_PER_SECOND: z.coerce.number({ error: "must be a number of requests" }).min(0.1).max(10_000).default(CHAIN_DEFAULTS.rpcPerSecond),
+  CHAIN_INDEX_INTERVAL_SECONDS: seconds(1, 3600).optional(),
+  GHOST_MIN_LISTED_HOURS: z.coerce
+    .number({ error: "must be a number of hours" })
+    .min(0.01, "must be at least 0.01 hours (36 seconds)")
+    .max(720, "must be at most 720 hours (30 days)")
+    .optional(),
   READY_VERDICT_MAX_AGE_SECONDS: seconds(30, 86_400).default(300),
   READY_CATALOG_MAX_AGE_SECONDS: seconds(30, 7 * 86_400).optional(),
   READY_START_GRACE_SECONDS: seconds(0, 86_400).default(600),
@@ -242,8 +260,22 @@ export interface Config {
   metricsToken: string | undefined;
   /** The paid checker (decision 0051); privateKey undefined: the canary role is off (in demo mode, the devnet's canary account). */
   canary: CanaryConfig;
+  /** The chain indexer (decision 0052). */
+  chain: ChainConfig;
   /** /readyz bounds (docs/operations.md); inside the start grace a verdict and a poll need only exist. */
   ready: { verdictMaxAgeSeconds: number; catalogMaxAgeSeconds: number; startGraceSeconds: number };
+}
+
+export interface ChainConfig {
+  /** Blocks behind the head not read yet. */
+  confirmations: number;
+  /** Blocks per eth_getLogs request (a refused range is split). */
+  rangeBlocks: number;
+  /** Requests per second to RPC_URL, at most. */
+  rpcPerSecond: number;
+  indexIntervalSeconds: number;
+  /** An alive listing with no settlement in 30 days is a ghost once listed this long. */
+  ghostMinListedHours: number;
 }
 
 export interface CanaryConfig {
@@ -364,6 +396,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPriceUsdc: e.CANARY_MAX_PRICE_USDC ?? CANARY_DEFAULTS.maxPriceUsdc,
       intervalHours: e.CANARY_INTERVAL_HOURS ?? (demoMode ? DEMO_DEFAULTS.canaryIntervalHours : CANARY_DEFAULTS.intervalHours),
       hostChecksPerDay: e.CANARY_HOST_CHECKS_PER_DAY ?? (demoMode ? DEMO_DEFAULTS.canaryHostChecksPerDay : CANARY_DEFAULTS.hostChecksPerDay),
+    },
+    chain: {
+      confirmations: e.CHAIN_CONFIRMATIONS ?? (demoMode ? DEMO_DEFAULTS.chainConfirmations : CHAIN_DEFAULTS.confirmations),
+      rangeBlocks: e.CHAIN_LOG_RANGE_BLOCKS,
+      rpcPerSecond: e.CHAIN_RPC_PER_SECOND,
+      indexIntervalSeconds: e.CHAIN_INDEX_INTERVAL_SECONDS ?? (demoMode ? DEMO_DEFAULTS.chainIndexIntervalSeconds : CHAIN_DEFAULTS.indexIntervalSeconds),
+      ghostMinListedHours: e.GHOST_MIN_LISTED_HOURS ?? (demoMode ? DEMO_DEFAULTS.ghostMinListedHours : CHAIN_DEFAULTS.ghostMinListedHours),
     },
     ready: {
       verdictMaxAgeSeconds: e.READY_VERDICT_MAX_AGE_SECONDS,

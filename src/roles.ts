@@ -22,6 +22,7 @@ const STARTERS: Record<Role, (deps: RoleDeps) => Promise<string | void>> = {
   prober: async (deps) => startTasks("prober", deps),
   alerter: async (deps) => startTasks("alerter", deps),
   canary: async (deps) => startCanary(deps),
+  indexer: async (deps) => startTasks("indexer", deps),
 };
 
 /** The paid checker spends money: without its own key it is off, said once (decision 0051). */

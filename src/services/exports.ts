@@ -13,6 +13,7 @@ export { DATASET } from "./dataset/constants.js";
 export type { DatasetEvidence } from "./dataset/evidence.js";
 export type { PublishedDataset } from "./dataset/list-datasets.js";
 export { DELIST } from "./delist/constants.js";
+export { createChainIndexer, signersFor, type ChainIndexer, type LogSource, type SettlementSummary } from "./chain-index/index.js";
 export { createCanary, type Canary, type CheckPayer, type Exchange, type Signed } from "./delivery/index.js";
 export type { ReportTarget } from "./reports/index.js";
 export type { EndpointHistory, EndpointVerdict, FlagSpan, HourBucket, QuoteSpan } from "./endpoint-history/index.js";

@@ -7,6 +7,7 @@ import { alerterTask } from "./alerter.js";
 import { CANARY_TICK_MS, canaryTask } from "./canary.js";
 import { datasetTask } from "./dataset.js";
 import { flagRecorderTask } from "./delist-flags.js";
+import { indexerTask } from "./indexer.js";
 import { ingestCadenceMs, ingesterTask } from "./ingester.js";
 import { paymentReconcilerTask, RECONCILE_INTERVAL_MS } from "./payments.js";
 import { startTask, type Periodic, type Task } from "./periodic.js";
@@ -57,6 +58,14 @@ export const SCHEDULES: readonly Schedule[] = [
     intervalMs: () => CANARY_TICK_MS,
     task: ({ ctx, rail }) =>
       canaryTask(ctx, rail?.chain ?? chainReader(remoteChainClient(ctx.config.network, ctx.config.rpcUrl)), ctx.config.canary.privateKey!),
+  },
+  // Settlements to every known payTo from the chain (decision 0052): the devnet this process runs, else RPC_URL.
+  {
+    name: "chain indexer",
+    role: "indexer",
+    runs: ["log ranges", "settlement summaries"],
+    intervalMs: (config) => config.chain.indexIntervalSeconds * 1000,
+    task: ({ ctx, rail }) => indexerTask(ctx, rail),
   },
 ];
 

@@ -3,10 +3,17 @@ import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
 import { updateVerdicts } from "../evidence/index.js";
+import { DAY, HOUR } from "../signals/constants.js";
 import { indexStep, type IndexLimits, type StepResult } from "./index-step.js";
 import type { LogSource } from "./log-source.js";
 import { refreshSettlementSummaries } from "./refresh-summaries.js";
 
+/** Re-read at every step: a reorganisation among these blocks replaces what they held. */
+export const REREAD_BLOCKS = 12n;
+/** Ranges read per step, so one step's requests and rows stay bounded. */
+export const MAX_RANGES_PER_STEP = 20;
+/** How far back a new payTo is read: the summaries' longest window. */
+export const BACKFILL_MS = 30 * DAY;
 /** Summaries are recomputed at least this often, so windows age with no new settlement. */
 export const SUMMARY_REFRESH_MS = 60_000;
 /** Known facilitators' signers are asked again after this long. */
@@ -18,12 +25,13 @@ export interface ChainIndexerDeps {
   log: Logger;
   source: LogSource;
   network: string;
-  limits: IndexLimits;
+  /** Blocks behind the head not read yet, and blocks per eth_getLogs range. */
+  limits: Pick<IndexLimits, "confirmations" | "rangeBlocks">;
   /** The signer addresses known facilitators declare (their /supported), for `network`. */
   knownSigners: () => Promise<string[]>;
   /** This service's own paying wallets (the paid checker's): their payments are not use. */
   ownWallets: readonly string[];
-  ghostListedMs: number;
+  ghostListedHours: number;
 }
 
 /**
@@ -32,7 +40,8 @@ export interface ChainIndexerDeps {
  * and their verdicts.
  */
 export function createChainIndexer(deps: ChainIndexerDeps) {
-  const { db, clock, log, limits } = deps;
+  const { db, clock, log } = deps;
+  const limits: IndexLimits = { ...deps.limits, rereadBlocks: REREAD_BLOCKS, maxRanges: MAX_RANGES_PER_STEP, backfillMs: BACKFILL_MS };
   let summarizedAt = 0;
   let signers: { list: string[]; at: number } | null = null;
 
@@ -57,7 +66,7 @@ export function createChainIndexer(deps: ChainIndexerDeps) {
         network: deps.network,
         signers: await knownSigners(now.getTime()),
         ownWallets: deps.ownWallets.map((w) => w.toLowerCase()),
-        ghostListedMs: deps.ghostListedMs,
+        ghostListedMs: deps.ghostListedHours * HOUR,
         caughtUpBlock: step.head - limits.rangeBlocks,
         now,
       });

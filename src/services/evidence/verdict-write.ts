@@ -20,9 +20,17 @@ export interface StoredRow extends ListingRow, FeedState, Partial<VantageColumns
   risk_score: number | null;
 }
 
-/** ghost_listing (delist): alive, listed 30+ days, and nobody called it in 30 days. */
-export const isGhost = (row: ListingRow, now: Date) =>
-  row.last_outcome === "healthy" && now.getTime() - row.first_seen_at.getTime() >= THRESHOLDS.neverPaidListedMs && row.l30d_calls === 0;
+/**
+ * ghost_listing (delist): alive and unused. Where the chain is read, unused is its word: no
+ * settlement in 30 days but self-dealing, once listed GHOST_MIN_LISTED_HOURS (the summary's
+ * ghost_after; decision 0052). Elsewhere the catalog's: listed 30+ days, no call counted in 30.
+ */
+export function isGhost(row: ListingRow, now: Date): boolean {
+  if (row.last_outcome !== "healthy") return false;
+  const chain = row.settlements as { used_30d?: boolean; ghost_after?: string } | null | undefined;
+  if (chain && typeof chain.used_30d === "boolean") return !chain.used_30d && now.getTime() >= Date.parse(chain.ghost_after ?? "");
+  return now.getTime() - row.first_seen_at.getTime() >= THRESHOLDS.neverPaidListedMs && row.l30d_calls === 0;
+}
 
 /**
  * Evaluates each row against its context and writes the verdicts that changed, with the offline
