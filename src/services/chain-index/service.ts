@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
+import { refreshDeliverySummaries } from "../delivery/index.js";
 import { updateVerdicts } from "../evidence/index.js";
 import { DAY, HOUR } from "../signals/constants.js";
 import { indexStep, type IndexLimits, type StepResult } from "./index-step.js";
@@ -56,6 +57,14 @@ export function createChainIndexer(deps: ChainIndexerDeps) {
     return signers.list;
   }
 
+  // Payers' votes count 7 days: the listings they speak of are recounted with the summaries.
+  async function agePayerReports(now: Date): Promise<number[]> {
+    const rows = await db.selectFrom("outcome_reports").select("listing_id").distinct().where("accepted_at", ">", new Date(now.getTime() - 31 * DAY)).execute();
+    const ids = rows.map((r) => r.listing_id).filter((id): id is number => id !== null).map(Number);
+    await refreshDeliverySummaries(db, ids, now);
+    return ids;
+  }
+
   return {
     async tick(): Promise<StepResult & { summaries: number }> {
       const now = clock.now();
@@ -70,7 +79,9 @@ export function createChainIndexer(deps: ChainIndexerDeps) {
         caughtUpBlock: step.head - limits.rangeBlocks,
         now,
       });
-      if (changed.length > 0) await updateVerdicts({ db }, changed, now);
+      const reported = await agePayerReports(now);
+      const touched = [...new Set([...changed, ...reported])];
+      if (touched.length > 0) await updateVerdicts({ db }, touched, now);
       return { ...step, summaries: changed.length };
     },
   };

@@ -43,7 +43,8 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
   const cdp = JSON.stringify(await cdpSourceIds(db));
   const { rows } = await sql<Row>`
     with flagged as (
-      select l.id, l.url, l.url_normalized, l.method, l.l30d_calls, s.delist_reasons, s.warnings, s.flagged_since, s.uptime_7d_pct
+      -- cdp_l30d_calls: the catalog's counter where one exists, else the chain's settled calls (decision 0052).
+      select l.id, l.url, l.url_normalized, l.method, coalesce(l.l30d_calls, (s.settlements ->> 'calls_30d')::int) as l30d_calls, s.delist_reasons, s.warnings, s.flagged_since, s.uptime_7d_pct
       from signal_snapshots as s
       join listings as l on l.id = s.listing_id
       where l.is_active and ${FLAGGED}

@@ -9,6 +9,7 @@ import { vantagesOf } from "./forensics-vantages.js";
 import { catalogTotals, history, liveHistory, type CatalogTotals, type History } from "./forensics-history.js";
 import { forensicsDelivery } from "./delivery-view.js";
 import { evidenceOf, metadataOf, serviceAgeHours, type Subject } from "./preflight-report.js";
+import { settlementsView } from "./settlements-view.js";
 
 /** Everything preflight says, plus 7 days of history and the group picture (/spec#forensics). */
 export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Date, base: string): Promise<ForensicsReport> {
@@ -68,6 +69,7 @@ export async function forensicsReport(db: Kysely<Database>, s: Subject, now: Dat
       effective_concentration_group_size: g?.effective_group_size ?? null,
       wildcard_402_detected: s.input.wildcard402,
       decoy_probability: decoy,
+      settlements: settlementsView(r ?? null, now),
     },
     delivery: await forensicsDelivery(db, r ?? null, base),
   };

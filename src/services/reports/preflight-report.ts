@@ -10,6 +10,7 @@ import type { LiveObservation } from "./live-observation.js";
 import { signalInput, storedContext } from "../signals/signal-input.js";
 import { firedOf, viewOf } from "../evidence/index.js";
 import type { QuoteCheck } from "../quotes/check.js";
+import { settledMetadata } from "./settlements-view.js";
 import type { MatchedBy } from "@x402-lookout/contracts/url-match";
 
 /** A listing, or what one live probe saw of an unknown URL, ready to be reported. */
@@ -99,6 +100,7 @@ export function metadataOf(s: Subject, verdict: Verdict) {
     spa_fallback_detected: spa,
     spa_fallback_checked_at: h?.spa_fallback_checked_at?.toISOString() ?? null,
     effective_count_basis: hostTrap ? (h?.effective_count_basis ?? "canonical_homepage") : null,
+    ...settledMetadata(r ?? null),
     matched: s.matched,
   };
 }

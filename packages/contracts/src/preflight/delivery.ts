@@ -23,8 +23,16 @@ export const DeliverySchema = z
     delivered_30d: z.number().int(),
     last_delivered_at: dateTime().nullable(),
     evidence_url: z.string().nullable().describe("the newest check's signed evidence document: GET /api/v1/delivery-checks/{id}"),
+    payer_reports_30d: z.number().int().describe("payers' accepted outcome reports (POST /api/v1/outcomes), each proven by its settlement on chain"),
+    payer_failures_30d: z.number().int().describe("reports among them of undelivered, invalid_output or refused_after_payment"),
+    payers_failed_7d: z
+      .number()
+      .int()
+      .describe("distinct payers whose newest report within 7 days says undelivered or refused_after_payment: two or more, outnumbering those delivered, fire paid_no_delivery"),
   })
-  .describe("the paid checker's delivery checks (docs/signals.md, decision 0051): paid_no_delivery and invalid_output come from the newest settled one");
+  .describe(
+    "two sources, named apart (docs/signals.md): the paid checker's checks (decision 0051; paid_no_delivery and invalid_output from the newest settled one) and payers' verified reports (decision 0052)",
+  );
 
 export const DeliveryCheckSummarySchema = z.object({
   id: z.string(),
@@ -36,8 +44,20 @@ export const DeliveryCheckSummarySchema = z.object({
   evidence_url: z.string(),
 });
 
+export const PayerReportSchema = z.object({
+  id: z.string(),
+  outcome: z.enum(["delivered", "undelivered", "invalid_output", "refused_after_payment"]),
+  payer: z.string(),
+  tx: z.string(),
+  amount_usdc: z.string(),
+  settled_at: dateTime(),
+  accepted_at: dateTime(),
+  detail: z.string(),
+});
+
 export const ForensicsDeliverySchema = DeliverySchema.extend({
   recent: z.array(DeliveryCheckSummarySchema).max(10).describe("the last ten paid checks, newest first"),
+  reports: z.array(PayerReportSchema).max(10).describe("the last ten accepted payer reports, newest first"),
 });
 
 export type Delivery = z.infer<typeof DeliverySchema>;
@@ -53,4 +73,7 @@ export const NO_DELIVERY: Delivery = {
   delivered_30d: 0,
   last_delivered_at: null,
   evidence_url: null,
+  payer_reports_30d: 0,
+  payer_failures_30d: 0,
+  payers_failed_7d: 0,
 };

@@ -65,9 +65,27 @@ export const FORENSICS_EXAMPLE: SignedForensicsReport = {
     effective_concentration_group_size: 1,
     wildcard_402_detected: false,
     decoy_probability: 0.95,
+    settlements: {
+      attribution: "listing",
+      calls_24h: 0,
+      calls_7d: 0,
+      calls_30d: 0,
+      volume_usdc_24h: "0",
+      volume_usdc_7d: "0",
+      volume_usdc_30d: "0",
+      distinct_payers_30d: 0,
+      first_settled_at: null,
+      last_settled_at: null,
+      known_facilitator_share: null,
+      pay_to: { address: "0x1111111111111111111111111111111111111111", calls_30d: 0, volume_usdc_30d: "0", distinct_payers_30d: 0, unattributed_calls_30d: 0, listings: 1, hosts: 1 },
+      self_dealing: false,
+      used_30d: false,
+      daily: Array.from({ length: 30 }, (_, i) => ({ day: new Date(Date.UTC(2026, 9, 22 + i)).toISOString().slice(0, 10), calls: 0, volume_usdc: "0" })),
+      indexed_to_block: "38211044",
+    },
   },
   // Priced over the paid checker's ceiling: never paid, so never checked.
-  delivery: { ...NO_DELIVERY, recent: [] },
+  delivery: { ...NO_DELIVERY, recent: [], reports: [] },
 };
 
 export const forensicsContract = defineContract({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ALL_CODES, SPEC_PREFLIGHT_CODES, SPEC_WARNING_CODES } from "../codes.js";
 import { dateTime, percent } from "../common.js";
 import { DeliverySchema, ForensicsDeliverySchema } from "./delivery.js";
+import { SettlementsSchema } from "./settlements.js";
 
 /** The preflight report, its batch element, and the forensics superset (/spec#preflight, #preflight-batch, #forensics). */
 
@@ -46,6 +47,12 @@ export const MetadataSchema = z.object({
   spa_fallback_detected: z.boolean(),
   spa_fallback_checked_at: dateTime().nullable(),
   effective_count_basis: EffectiveCountBasis,
+  settled_calls_30d: z
+    .number()
+    .int()
+    .nullable()
+    .describe("settlements to this listing the chain shows over 30 days (forensics' evidence.settlements says how attributed); null when its payTo is not indexed"),
+  distinct_payers_30d: z.number().int().nullable().describe("distinct wallets among them; null when not indexed"),
   matched: z
     .object({
       url: z.string().describe("the listing's catalogued address"),
@@ -225,6 +232,7 @@ export const ForensicsReportSchema = z
       effective_concentration_group_size: nInt(),
       wildcard_402_detected: z.boolean(),
       decoy_probability: z.number().min(0).max(1),
+      settlements: SettlementsSchema.nullable(),
     }),
     delivery: ForensicsDeliverySchema,
     quote: quoteField(),
