@@ -90,6 +90,15 @@ describe("with npm start running", () => {
         verified: { url: healthy.resource, name: "Skycast" },
         "verified-status": { certId: randomUUID() },
         "delivery-check": { id: `dc_${"a".repeat(26)}` },
+        // A report whose signature is not its payer's: refused (422) before anything is written.
+        outcomes: {
+          url: healthy.resource,
+          tx: "0x" + "ab".repeat(32),
+          outcome: "undelivered",
+          payer: "0x" + "11".repeat(20),
+          issued_at: Math.floor(Date.now() / 1000),
+          signature: "0x" + "cd".repeat(65),
+        },
         "credits-status": { id: (credit.structuredContent as { creditId: string }).creditId },
         "verdict-deltas": { since: 0 },
       };
@@ -110,6 +119,7 @@ describe("with npm start running", () => {
         "watch-status": 404,
         "verified-status": 404,
         "delivery-check": 404,
+        outcomes: 422,
       });
       expect(Object.keys(outcomes).sort()).toEqual(tools.map((t) => t.name).sort());
       for (const [name, status] of Object.entries(outcomes)) expect([200, 400, 404, 422], name).toContain(status);
