@@ -77,6 +77,13 @@ describe("the chain indexer", () => {
     expect(await delist(ids.ghost)).toEqual(["ghost_listing"]);
     expect(await delist(fresh!)).toEqual([]);
     expect(await delist(ids.solo)).toEqual([]);
+    const feed = await ctx.services.delist.snapshot({ scope: "ghost", limit: 100 });
+    expect(feed.should_delist.find((f) => f.url === "https://ghost.example/q")).toMatchObject({
+      reasons: ["ghost_listing"],
+      cdp_l30d_calls: 0,
+      chain: { settled_calls_30d: 0, distinct_payers_30d: 0, last_settled_at: null, self_dealing: false },
+    });
+    expect(feed.should_delist.map((f) => f.url)).not.toContain("https://solo.example/q");
     ctx.clock.advance(HOUR + 1000);
     await ctx.services.verdicts.recompute();
     expect(await delist(fresh!)).toEqual(["ghost_listing"]);

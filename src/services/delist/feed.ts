@@ -58,6 +58,7 @@ export async function delistSnapshot(ctx: Ctx, opts: { scope: DelistScope; limit
       uptime_7d_pct: pct(f.uptime7dPct),
       cdp_listed: f.cdpListed,
       cdp_l30d_calls: f.l30dCalls,
+      chain: f.chain,
     })),
     recovered: recovered.slice(0, opts.limit).map(recoveredItem),
   };

@@ -15,6 +15,15 @@ export interface FlaggedListing {
   l30dCalls: number;
   /** CDP's own catalog lists it now (a source on CDP's host, decision 0038). */
   cdpListed: boolean;
+  /** What the chain shows of its use (decision 0052); null where its payTo is not indexed. */
+  chain: ChainEvidence | null;
+}
+
+export interface ChainEvidence {
+  settled_calls_30d: number;
+  distinct_payers_30d: number;
+  last_settled_at: string | null;
+  self_dealing: boolean;
 }
 
 interface Row {
@@ -29,6 +38,7 @@ interface Row {
   streak_started_at: Date | null;
   today_recorded_at: Date | null;
   cdp_listed: boolean;
+  chain: ChainEvidence | null;
 }
 
 /**
@@ -44,7 +54,10 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
   const { rows } = await sql<Row>`
     with flagged as (
       -- cdp_l30d_calls: the catalog's counter where one exists, else the chain's settled calls (decision 0052).
-      select l.id, l.url, l.url_normalized, l.method, coalesce(l.l30d_calls, (s.settlements ->> 'calls_30d')::int) as l30d_calls, s.delist_reasons, s.warnings, s.flagged_since, s.uptime_7d_pct
+      select l.id, l.url, l.url_normalized, l.method, coalesce(l.l30d_calls, (s.settlements ->> 'calls_30d')::int) as l30d_calls, s.delist_reasons, s.warnings, s.flagged_since, s.uptime_7d_pct,
+        case when s.settlements is null then null else jsonb_build_object('settled_calls_30d', s.settlements -> 'calls_30d',
+          'distinct_payers_30d', s.settlements -> 'distinct_payers_30d', 'last_settled_at', s.settlements -> 'last_settled_at',
+          'self_dealing', s.settlements -> 'self_dealing') end as chain
       from signal_snapshots as s
       join listings as l on l.id = s.listing_id
       where l.is_active and ${FLAGGED}
@@ -61,7 +74,7 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
       where day + rn::int = ${today}::date
       group by listing_id
     )
-    select flagged.url, flagged.method, flagged.l30d_calls, flagged.delist_reasons, flagged.warnings, flagged.flagged_since,
+    select flagged.url, flagged.method, flagged.l30d_calls, flagged.chain, flagged.delist_reasons, flagged.warnings, flagged.flagged_since,
            flagged.uptime_7d_pct, streak.days_before, streak.streak_started_at, t.recorded_at as today_recorded_at,
            exists (select 1 from listing_sources as ls
                    where ls.listing_id = flagged.id and ls.listed and ls.source_id in (select jsonb_array_elements_text(${cdp}::jsonb))) as cdp_listed
@@ -82,6 +95,7 @@ export async function flaggedListings(db: Kysely<Database>, now: Date): Promise<
       uptime7dPct: r.uptime_7d_pct,
       l30dCalls: r.l30d_calls ?? 0,
       cdpListed: r.cdp_listed,
+      chain: r.chain,
     };
   });
 }

@@ -35,6 +35,7 @@ export const SNAPSHOT_EXAMPLE = {
       uptime_7d_pct: 100,
       cdp_listed: true,
       cdp_l30d_calls: 0,
+      chain: { settled_calls_30d: 0, distinct_payers_30d: 0, last_settled_at: null, self_dealing: false },
     },
     {
       url: "https://weather.example/v1/history",
@@ -46,6 +47,7 @@ export const SNAPSHOT_EXAMPLE = {
       uptime_7d_pct: 99,
       cdp_listed: true,
       cdp_l30d_calls: 0,
+      chain: { settled_calls_30d: 0, distinct_payers_30d: 0, last_settled_at: null, self_dealing: false },
     },
   ],
   recovered: [RECOVERED],
@@ -59,9 +61,9 @@ export const delistFeedContract = defineContract({
   title: "Delist feed (snapshot)",
   summary: "Every catalog listing an operator should delist now, with its flag history, and those that recovered this week.",
   description: [
-    "An operator-facing catalog-hygiene feed, not a per-payment check. A listing is flagged while it is dead, a zombie, a decoy (1000 USDC or more), dead for 7 days or mostly dead (the critical scope), or a ghost listing: alive, listed 30 days or more, and not called once in 30 days (the ghost scope).",
+    "An operator-facing catalog-hygiene feed, not a per-payment check. A listing is flagged while it is dead, a zombie, a decoy (1000 USDC or more), dead for 7 days or mostly dead (the critical scope), or a ghost listing: alive and not paid once in 30 days, by the chain's word where its payTo is indexed (listed 7 days or more; decision 0052), else by the catalog's (listed 30 days or more) (the ghost scope).",
     `Flags are recorded once per UTC day per listing; flagged_days_consecutive counts consecutive flagged days up to today from that history, and confidence is high from ${DELIST.highConfidenceDays} consecutive days, else low. A listing flagged in the last 7 days is recovered once no reason holds and its 48-hour uptime is at least ${DELIST.recoveredUptime48hPct}%.`,
-    "Take this snapshot once, then poll POST /api/v1/delist-feed-diff (1 USDC) for the changes; the diff looks back at most 48 hours. cdp_listed says whether CDP's own catalog (a source on api.cdp.coinbase.com) lists the listing now; cdp_l30d_calls is the catalog's 30-day call count (0 when unknown).",
+    "Take this snapshot once, then poll POST /api/v1/delist-feed-diff (1 USDC) for the changes; the diff looks back at most 48 hours. cdp_listed says whether CDP's own catalog (a source on api.cdp.coinbase.com) lists the listing now; cdp_l30d_calls is the catalog's 30-day call count, else the chain's settled calls (0 when unknown); chain is what the chain shows of the listing's use.",
   ].join("\n\n"),
   body: DelistFeedBody,
   bodyOptional: true,

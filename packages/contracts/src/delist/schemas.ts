@@ -62,7 +62,19 @@ export const DelistSnapshotSchema = z.object({
       flagged_days_consecutive: z.number().int().describe("consecutive flagged UTC days up to today, from the persisted flag history"),
       uptime_7d_pct: percent().int().nullable().describe("null without probes in 7 days"),
       cdp_listed: z.boolean().describe("CDP's own catalog (a source on api.cdp.coinbase.com) lists it now"),
-      cdp_l30d_calls: z.number().int().describe("calls in the last 30 days as the catalog reports them (0 when unknown)"),
+      cdp_l30d_calls: z
+        .number()
+        .int()
+        .describe("calls in the last 30 days as the catalog reports them, else as the chain shows them (decision 0052); 0 when unknown"),
+      chain: z
+        .object({
+          settled_calls_30d: z.number().int(),
+          distinct_payers_30d: z.number().int(),
+          last_settled_at: dateTime().nullable(),
+          self_dealing: z.boolean(),
+        })
+        .nullable()
+        .describe("what the chain shows of its use over 30 days, a ghost's evidence (decision 0052); null where its payTo is not indexed"),
     }),
   ),
 });
