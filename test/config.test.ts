@@ -23,7 +23,7 @@ describe("config", () => {
       publicBaseUrl: "http://localhost:8402",
       dataDir: "./data",
       databaseUrl: undefined,
-      roles: ["api", "prober", "ingester", "alerter", "canary"],
+      roles: ["api", "prober", "ingester", "alerter", "canary", "indexer"],
       network: "eip155:84532",
       facilitatorUrl: undefined,
       demoMode: true,
@@ -144,6 +144,28 @@ describe("config", () => {
     expect(loadConfig({}).canary).toMatchObject({ budgetUsdcPerDay: "10", intervalHours: 0.05, hostChecksPerDay: 5000 });
     expect(loadConfig({ ROLE: "all" }).roles).toContain("canary");
   });
+
+  it("reads the chain indexer's settings: production defaults, demo cadence and window in demo mode (decision 0052)", () => {
+    expect(loadConfig({ CATALOG_URLS: "https://c.example/d" }).chain).toEqual({
+      confirmations: 5,
+      rangeBlocks: 2000,
+      rpcPerSecond: 10,
+      indexIntervalSeconds: 15,
+      ghostMinListedHours: 168,
+    });
+    expect(loadConfig({}).chain).toMatchObject({ confirmations: 0, indexIntervalSeconds: 5, ghostMinListedHours: 0.1 });
+    expect(loadConfig({ CHAIN_CONFIRMATIONS: "12", GHOST_MIN_LISTED_HOURS: "24" }).chain).toMatchObject({ confirmations: 12, ghostMinListedHours: 24 });
+    expect(loadConfig({ ROLE: "indexer" }).roles).toEqual(["indexer"]);
+  });
+
+  it.each([[{ CHAIN_CONFIRMATIONS: "-1" }], [{ CHAIN_LOG_RANGE_BLOCKS: "0" }], [{ CHAIN_RPC_PER_SECOND: "fast" }], [{ CHAIN_INDEX_INTERVAL_SECONDS: "0" }], [{ GHOST_MIN_LISTED_HOURS: "0" }]])(
+    "refuses the indexer's setting %j with one line",
+    (env) => {
+      const p = problems(env);
+      expect(p).toHaveLength(1);
+      expect(p[0]).toMatch(/^config: (CHAIN_|GHOST_)/);
+    },
+  );
 
   it.each([
     [{ CANARY_PRIVATE_KEY: "0x1234" }],
