@@ -158,14 +158,17 @@ describe("config", () => {
     expect(loadConfig({ ROLE: "indexer" }).roles).toEqual(["indexer"]);
   });
 
-  it.each([[{ CHAIN_CONFIRMATIONS: "-1" }], [{ CHAIN_LOG_RANGE_BLOCKS: "0" }], [{ CHAIN_RPC_PER_SECOND: "fast" }], [{ CHAIN_INDEX_INTERVAL_SECONDS: "0" }], [{ GHOST_MIN_LISTED_HOURS: "0" }]])(
-    "refuses the indexer's setting %j with one line",
-    (env) => {
-      const p = problems(env);
-      expect(p).toHaveLength(1);
-      expect(p[0]).toMatch(/^config: (CHAIN_|GHOST_)/);
-    },
-  );
+  it.each([
+    [{ CHAIN_CONFIRMATIONS: "-1" }],
+    [{ CHAIN_LOG_RANGE_BLOCKS: "0" }],
+    [{ CHAIN_RPC_PER_SECOND: "fast" }],
+    [{ CHAIN_INDEX_INTERVAL_SECONDS: "0" }],
+    [{ GHOST_MIN_LISTED_HOURS: "0" }],
+  ])("refuses the indexer's setting %j with one line", (env) => {
+    const p = problems(env);
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/^config: (CHAIN_|GHOST_)/);
+  });
 
   it.each([
     [{ CANARY_PRIVATE_KEY: "0x1234" }],

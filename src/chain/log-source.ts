@@ -66,7 +66,12 @@ export function rpcLogSource(client: Client, token: string, perSecond: number): 
       batched(authorizers, (batch) =>
         splitting(from, to, async (f, t): Promise<AuthorizationLog[]> => {
           const logs = await client.getLogs({ address, event: used, args: { authorizer: batch }, fromBlock: f, toBlock: t, strict: true });
-          return logs.map((l) => ({ txHash: l.transactionHash, logIndex: l.logIndex, authorizer: l.args.authorizer.toLowerCase(), nonce: l.args.nonce as Hex }));
+          return logs.map((l) => ({
+            txHash: l.transactionHash,
+            logIndex: l.logIndex,
+            authorizer: l.args.authorizer.toLowerCase(),
+            nonce: l.args.nonce as Hex,
+          }));
         }),
       ),
     async blocks(numbers) {

@@ -18,7 +18,8 @@ export function indexerTask(ctx: AppContext, rail: PaymentRail | undefined): Tas
   const log = ctx.log.child({ worker: "indexer" });
   const client = rail?.devnet?.publicClient ?? remoteChainClient(config.network, config.rpcUrl);
   const token = rail?.asset.address ?? getNetworkInfo(config.network).usdc.address;
-  const facilitator = rail?.facilitator ?? (config.facilitatorUrl ? createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader ?? config.cdpApiKey) : null);
+  const facilitator =
+    rail?.facilitator ?? (config.facilitatorUrl ? createRemoteFacilitator(config.facilitatorUrl, config.facilitatorAuthHeader ?? config.cdpApiKey) : null);
   const { chain } = config;
   const indexer = createChainIndexer({
     db: ctx.db.db,
@@ -31,11 +32,15 @@ export function indexerTask(ctx: AppContext, rail: PaymentRail | undefined): Tas
     ownWallets: config.canary.privateKey ? [privateKeyToAccount(config.canary.privateKey).address] : [],
     ghostListedHours: chain.ghostMinListedHours,
   });
-  log.info({ network: config.network, token, confirmations: chain.confirmations, rangeBlocks: chain.rangeBlocks, rpcPerSecond: chain.rpcPerSecond }, "chain indexer on");
+  log.info(
+    { network: config.network, token, confirmations: chain.confirmations, rangeBlocks: chain.rangeBlocks, rpcPerSecond: chain.rpcPerSecond },
+    "chain indexer on",
+  );
   return {
     async tick() {
       const r = await indexer.tick();
-      if (r.ranges > 0 || r.summaries > 0) log.debug({ head: r.head.toString(), ranges: r.ranges, settlements: r.settlements, lag: r.lag.toString(), summaries: r.summaries }, "indexer step");
+      if (r.ranges > 0 || r.summaries > 0)
+        log.debug({ head: r.head.toString(), ranges: r.ranges, settlements: r.settlements, lag: r.lag.toString(), summaries: r.summaries }, "indexer step");
     },
   };
 }

@@ -49,7 +49,14 @@ const rowCount = async () => Number((await sql<{ n: string }>`select count(*) as
 describe("the chain indexer", () => {
   it("counts N settlements from K wallets exactly: 7 calls, 3 payers; a plain transfer is not one", async () => {
     const s = await summaryOf(ctx, ids.solo);
-    expect(s).toMatchObject({ attribution: "listing", calls_30d: 7, calls_24h: 7, distinct_payers_30d: 3, volume_usdc_30d: "0.007", known_facilitator_share: 1 });
+    expect(s).toMatchObject({
+      attribution: "listing",
+      calls_30d: 7,
+      calls_24h: 7,
+      distinct_payers_30d: 3,
+      volume_usdc_30d: "0.007",
+      known_facilitator_share: 1,
+    });
     expect(s.used_30d).toBe(true);
     const report = await ctx.services.reports.preflight("https://solo.example/q");
     expect(report.metadata).toMatchObject({ settled_calls_30d: 7, distinct_payers_30d: 3 });
@@ -59,7 +66,11 @@ describe("the chain indexer", () => {
   });
 
   it("attributes a shared payTo's settlements by price, and keeps what no price explains at the payTo", async () => {
-    expect(await summaryOf(ctx, ids.sharedA)).toMatchObject({ attribution: "amount", calls_30d: 2, pay_to: { calls_30d: 4, unattributed_calls_30d: 1, listings: 2, hosts: 1 } });
+    expect(await summaryOf(ctx, ids.sharedA)).toMatchObject({
+      attribution: "amount",
+      calls_30d: 2,
+      pay_to: { calls_30d: 4, unattributed_calls_30d: 1, listings: 2, hosts: 1 },
+    });
     expect(await summaryOf(ctx, ids.sharedB)).toMatchObject({ attribution: "amount", calls_30d: 1, volume_usdc_30d: "0.002" });
   });
 
@@ -72,7 +83,8 @@ describe("the chain indexer", () => {
   it("makes an unpaid, healthy listing a ghost once listed the window, and a paid one never", async () => {
     const [fresh] = await listOnChain(ctx, [{ url: "https://fresh.example/q", payTo: payTo.ghost, priceUsdc: "0.003" }], 0);
     await catchUp(devnetIndexer(ctx, devnet, { ghostListedHours: 1 }));
-    const delist = async (id: number) => (await ctx.db.db.selectFrom("signal_snapshots").select("delist_reasons").where("listing_id", "=", id).executeTakeFirstOrThrow()).delist_reasons;
+    const delist = async (id: number) =>
+      (await ctx.db.db.selectFrom("signal_snapshots").select("delist_reasons").where("listing_id", "=", id).executeTakeFirstOrThrow()).delist_reasons;
     await ctx.services.verdicts.recompute();
     expect(await delist(ids.ghost)).toEqual(["ghost_listing"]);
     expect(await delist(fresh!)).toEqual([]);

@@ -48,9 +48,20 @@ interface Draft {
 
 /** A report signed by `signer`, claiming `payer` (the signer's own address unless given). */
 async function report(signer: Hex, draft: Draft, payer?: string) {
-  const fields = { url: URL_, outcome: "undelivered" as ReportedOutcome, detail: "paid, then HTTP 500", issued_at: Math.floor(ctx.clock.now().getTime() / 1000), ...draft };
+  const fields = {
+    url: URL_,
+    outcome: "undelivered" as ReportedOutcome,
+    detail: "paid, then HTTP 500",
+    issued_at: Math.floor(ctx.clock.now().getTime() / 1000),
+    ...draft,
+  };
   const account = privateKeyToAccount(signer);
-  const signature = await account.signTypedData({ domain: OUTCOME_REPORT_DOMAIN, types: OUTCOME_REPORT_TYPES, primaryType: "OutcomeReport", message: outcomeReportMessage(fields) });
+  const signature = await account.signTypedData({
+    domain: OUTCOME_REPORT_DOMAIN,
+    types: OUTCOME_REPORT_TYPES,
+    primaryType: "OutcomeReport",
+    message: outcomeReportMessage(fields),
+  });
   const res = await app.request("/api/v1/outcomes", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -60,7 +71,8 @@ async function report(signer: Hex, draft: Draft, payer?: string) {
 }
 
 const reports = async () => Number((await sql<{ n: string }>`select count(*) as n from outcome_reports`.execute(ctx.db.db)).rows[0]!.n);
-const warnings = async () => (await ctx.db.db.selectFrom("signal_snapshots").select("warnings").where("listing_id", "=", listing).executeTakeFirstOrThrow()).warnings;
+const warnings = async () =>
+  (await ctx.db.db.selectFrom("signal_snapshots").select("warnings").where("listing_id", "=", listing).executeTakeFirstOrThrow()).warnings;
 
 describe("payers' outcome reports", () => {
   it("refuses forged, foreign, unpaid, stale and unknown reports with a clear 4xx, and changes nothing", async () => {
@@ -77,7 +89,11 @@ describe("payers' outcome reports", () => {
       [await report(a.key, { tx: a.tx, url: "https://unlisted.example/q" }), 404, "unknown_endpoint"],
     ] as const;
     for (const [res, status, code] of cases) expect([res.status, res.body.error], JSON.stringify(res.body)).toEqual([status, code]);
-    const both = await app.request("/api/v1/outcomes", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: URL_, outcome: "delivered" }) });
+    const both = await app.request("/api/v1/outcomes", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: URL_, outcome: "delivered" }),
+    });
     expect(both.status).toBe(400);
     expect(await reports()).toBe(0);
   });

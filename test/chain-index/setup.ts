@@ -15,7 +15,11 @@ const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
 /** Listings on the devnet's network with these payTos and prices, listed `listedDaysAgo`, healthy. */
 export async function listOnChain(ctx: TestContext, items: Array<{ url: string; payTo: string; priceUsdc: string }>, listedDaysAgo = 10): Promise<number[]> {
   const listed = new Date(ctx.clock.now().getTime() - listedDaysAgo * DAY);
-  const ids = await insertListings(ctx.db.db, items.map((i) => ({ url: i.url, priceUsdc: i.priceUsdc })), listed);
+  const ids = await insertListings(
+    ctx.db.db,
+    items.map((i) => ({ url: i.url, priceUsdc: i.priceUsdc })),
+    listed,
+  );
   for (const [n, id] of ids.entries()) await ctx.db.db.updateTable("listings").set({ pay_to: items[n]!.payTo }).where("id", "=", id).execute();
   await updateVerdicts({ db: ctx.db.db }, ids, ctx.clock.now());
   await sql`update signal_snapshots set last_outcome = 'healthy' where listing_id = any(${ids}::bigint[])`.execute(ctx.db.db);

@@ -116,10 +116,19 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
     await catchUp(devnetIndexer(svc.ctx, svc.devnet));
     const fields = { url: FORECAST, tx, outcome: "delivered" as const, detail: "", issued_at: Math.floor(svc.ctx.clock.now().getTime() / 1000) };
     const account = privateKeyToAccount(key);
-    const signature = await account.signTypedData({ domain: OUTCOME_REPORT_DOMAIN, types: OUTCOME_REPORT_TYPES, primaryType: "OutcomeReport", message: outcomeReportMessage(fields) });
+    const signature = await account.signTypedData({
+      domain: OUTCOME_REPORT_DOMAIN,
+      types: OUTCOME_REPORT_TYPES,
+      primaryType: "OutcomeReport",
+      message: outcomeReportMessage(fields),
+    });
     const forged = await client.reportOutcome({ ...fields, payer: svc.payer(0), signature }).catch((e: unknown) => e as LookoutError);
     expect(forged).toMatchObject({ status: 422, code: "signature_invalid" });
-    expect(await client.reportOutcome({ ...fields, payer: account.address, signature })).toMatchObject({ outcome: "delivered", tx: tx.toLowerCase(), amount_usdc: "0.002" });
+    expect(await client.reportOutcome({ ...fields, payer: account.address, signature })).toMatchObject({
+      outcome: "delivered",
+      tx: tx.toLowerCase(),
+      amount_usdc: "0.002",
+    });
   });
 
   it("delist-feed (5 USDC) and delist-feed-diff", async () => {

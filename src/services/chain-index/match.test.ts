@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { matchSettlements } from "./match.js";
 
-const t = (txHash: string, logIndex: number, from: string, value = 1000n) => ({ txHash, logIndex, blockNumber: 1n, blockHash: "0xb", from, to: "0xpay", value });
+const t = (txHash: string, logIndex: number, from: string, value = 1000n) => ({
+  txHash,
+  logIndex,
+  blockNumber: 1n,
+  blockHash: "0xb",
+  from,
+  to: "0xpay",
+  value,
+});
 const a = (txHash: string, logIndex: number, authorizer: string, nonce: string) => ({ txHash, logIndex, authorizer, nonce });
 
 describe("matchSettlements", () => {

@@ -59,8 +59,16 @@ export function createChainIndexer(deps: ChainIndexerDeps) {
 
   // Payers' votes count 7 days: the listings they speak of are recounted with the summaries.
   async function agePayerReports(now: Date): Promise<number[]> {
-    const rows = await db.selectFrom("outcome_reports").select("listing_id").distinct().where("accepted_at", ">", new Date(now.getTime() - 31 * DAY)).execute();
-    const ids = rows.map((r) => r.listing_id).filter((id): id is number => id !== null).map(Number);
+    const rows = await db
+      .selectFrom("outcome_reports")
+      .select("listing_id")
+      .distinct()
+      .where("accepted_at", ">", new Date(now.getTime() - 31 * DAY))
+      .execute();
+    const ids = rows
+      .map((r) => r.listing_id)
+      .filter((id): id is number => id !== null)
+      .map(Number);
     await refreshDeliverySummaries(db, ids, now);
     return ids;
   }

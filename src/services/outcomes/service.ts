@@ -37,14 +37,19 @@ export function createOutcomes({ db, clock, find }: OutcomesDeps) {
     async report(r: SignedReport, clientIp: string): Promise<OutcomeAccepted> {
       const now = clock.now();
       const wait = buckets.take(clientIp, now.getTime());
-      if (wait > 0) throw new QuotaExceeded("outcome_reports", 30, new Date(now.getTime() + wait * 1000), now, "more than 30 outcome reports a minute from this address");
-      if (Math.abs(r.issued_at * 1000 - now.getTime()) > ISSUED_AT_SKEW_MS) throw new InvalidInput("issued_at", "issued_at must be within 5 minutes of now (unix seconds)");
+      if (wait > 0)
+        throw new QuotaExceeded("outcome_reports", 30, new Date(now.getTime() + wait * 1000), now, "more than 30 outcome reports a minute from this address");
+      if (Math.abs(r.issued_at * 1000 - now.getTime()) > ISSUED_AT_SKEW_MS)
+        throw new InvalidInput("issued_at", "issued_at must be within 5 minutes of now (unix seconds)");
       const listing = (await find([r.url])).get(r.url);
       if (!listing?.pay_to || !listing.network) throw new NotFound(`no listed endpoint matches ${r.url}`, "unknown_endpoint");
       if (!(await signedByPayer(r))) throw new ClaimRefused("signature_invalid", "the signature does not recover to payer over this report's EIP-712 message");
       const named = await namedSettlements(db, { network: listing.network, payTo: listing.pay_to }, r);
       if (named.length === 0)
-        throw new ClaimRefused("not_paid", "the chain index holds no settlement to this listing's payTo with this transaction or nonce; one minutes old may not be indexed yet: retry in a minute");
+        throw new ClaimRefused(
+          "not_paid",
+          "the chain index holds no settlement to this listing's payTo with this transaction or nonce; one minutes old may not be indexed yet: retry in a minute",
+        );
       const mine = named.filter((s) => s.payer === r.payer.toLowerCase());
       if (mine.length === 0) throw new ClaimRefused("not_paid", "that settlement was paid by another wallet than payer");
       const fresh = mine.filter((s) => now.getTime() - s.settled_at.getTime() <= REPORT_MAX_AGE_MS);

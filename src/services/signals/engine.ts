@@ -44,8 +44,7 @@ const settledRecently = (s: SignalInput, now: number, outcomes: readonly string[
   !!s.delivery && outcomes.includes(s.delivery.outcome) && now - s.delivery.at.getTime() <= T.deliveryEvidenceMs;
 
 // Payers' reports speak when enough distinct paying wallets agree and outnumber those delivered (decision 0052).
-const payersSayUndelivered = (s: SignalInput) =>
-  !!s.payerVotes && s.payerVotes.failed >= T.payerFailureQuorum && s.payerVotes.failed > s.payerVotes.delivered;
+const payersSayUndelivered = (s: SignalInput) => !!s.payerVotes && s.payerVotes.failed >= T.payerFailureQuorum && s.payerVotes.failed > s.payerVotes.delivered;
 
 /** One predicate per code, in the order warnings are reported. */
 const RULES: Readonly<Record<WarningCode, Rule>> = {

@@ -13,9 +13,15 @@ export const ReportOutcomeBody = z
     nonce: word("nonce").optional().describe("the EIP-3009 authorization nonce the payer signed"),
     outcome: z.enum(OUTCOMES),
     detail: z.string().max(500, "detail must be at most 500 characters").optional().describe("what was (not) delivered, in a sentence"),
-    payer: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "payer must be an address").describe("the wallet that paid and signs"),
+    payer: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "payer must be an address")
+      .describe("the wallet that paid and signs"),
     issued_at: z.number().int().positive().describe("unix seconds when signed; within 5 minutes of the service's clock"),
-    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, "signature must be hex").describe("the payer's EIP-712 signature (OUTCOME_REPORT_TYPES)"),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]+$/, "signature must be hex")
+      .describe("the payer's EIP-712 signature (OUTCOME_REPORT_TYPES)"),
   })
   .strict()
   .refine((b) => (b.tx === undefined) !== (b.nonce === undefined), { message: "give exactly one of tx and nonce", path: ["tx"] });

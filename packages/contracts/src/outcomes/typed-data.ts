@@ -23,7 +23,14 @@ export const OUTCOME_REPORT_TYPES = {
 export const ZERO_WORD = `0x${"0".repeat(64)}` as const;
 
 /** What the payer signs, from a report's body fields (tx or nonce absent: the zero word). */
-export function outcomeReportMessage(r: { url: string; tx?: string | null; nonce?: string | null; outcome: ReportedOutcome; detail?: string | null; issued_at: number }) {
+export function outcomeReportMessage(r: {
+  url: string;
+  tx?: string | null;
+  nonce?: string | null;
+  outcome: ReportedOutcome;
+  detail?: string | null;
+  issued_at: number;
+}) {
   return {
     url: r.url,
     transaction: (r.tx ?? ZERO_WORD) as `0x${string}`,

@@ -28,7 +28,9 @@ export const DeliverySchema = z
     payers_failed_7d: z
       .number()
       .int()
-      .describe("distinct payers whose newest report within 7 days says undelivered or refused_after_payment: two or more, outnumbering those delivered, fire paid_no_delivery"),
+      .describe(
+        "distinct payers whose newest report within 7 days says undelivered or refused_after_payment: two or more, outnumbering those delivered, fire paid_no_delivery",
+      ),
   })
   .describe(
     "two sources, named apart (docs/signals.md): the paid checker's checks (decision 0051; paid_no_delivery and invalid_output from the newest settled one) and payers' verified reports (decision 0052)",

@@ -51,7 +51,9 @@ export const MetadataSchema = z.object({
     .number()
     .int()
     .nullable()
-    .describe("settlements to this listing the chain shows over 30 days (forensics' evidence.settlements says how attributed); null when its payTo is not indexed"),
+    .describe(
+      "settlements to this listing the chain shows over 30 days (forensics' evidence.settlements says how attributed); null when its payTo is not indexed",
+    ),
   distinct_payers_30d: z.number().int().nullable().describe("distinct wallets among them; null when not indexed"),
   matched: z
     .object({

@@ -8,7 +8,9 @@ export const SettlementsSchema = z
   .object({
     attribution: z
       .enum(["listing", "amount", "pay_to"])
-      .describe("listing: its payTo has no other listing; amount: its price is its own among the payTo's listings; pay_to: shared with listings of the same or no price"),
+      .describe(
+        "listing: its payTo has no other listing; amount: its price is its own among the payTo's listings; pay_to: shared with listings of the same or no price",
+      ),
     calls_24h: z.number().int(),
     calls_7d: z.number().int(),
     calls_30d: z.number().int(),
@@ -18,7 +20,12 @@ export const SettlementsSchema = z
     distinct_payers_30d: z.number().int(),
     first_settled_at: dateTime().nullable().describe("the earliest settlement in the indexed window (30 days and more)"),
     last_settled_at: dateTime().nullable(),
-    known_facilitator_share: z.number().min(0).max(1).nullable().describe("of the 30 days' settlements, the share sent by a signer a known facilitator declares (/supported)"),
+    known_facilitator_share: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("of the 30 days' settlements, the share sent by a signer a known facilitator declares (/supported)"),
     pay_to: z.object({
       address: z.string(),
       calls_30d: z.number().int(),
