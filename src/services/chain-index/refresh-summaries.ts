@@ -27,12 +27,12 @@ export async function refreshSettlementSummaries(db: Kysely<Database>, i: Summar
     with lp as (
       select l.id, lower(l.pay_to) as p, l.price_atomic, l.host, l.first_seen_at from listings l
       where l.is_active and l.network = ${i.network} and l.pay_to ~* '^0x[0-9a-f]{40}$'),
-    pc as (select p, count(*)::int as listings, count(distinct host)::int as hosts from lp group by p),
+    pc as (select p, count(*)::int as listings, count(distinct host)::int as hosts, min(id) as only_id from lp group by p),
     uniq as (select p, price_atomic, min(id) as listing_id from lp where price_atomic is not null group by p, price_atomic having count(*) = 1),
     keyed as (select lp.*, case when pc.listings = 1 or u.listing_id is not null then lp.id::text else 'p:' || lp.p end as k,
                 case when pc.listings = 1 then 'listing' when u.listing_id is not null then 'amount' else 'pay_to' end as attribution, pc.listings, pc.hosts
               from lp join pc using (p) left join uniq u on u.p = lp.p and u.price_atomic = lp.price_atomic),
-    s as (select cs.*, case when pc.listings = 1 then (select min(id)::text from lp where lp.p = cs.pay_to)
+    s as (select cs.*, case when pc.listings = 1 then pc.only_id::text
                             else coalesce(u.listing_id::text, 'p:' || cs.pay_to) end as k, u.listing_id is null and pc.listings > 1 as unattributed
           from chain_settlements cs join pc on pc.p = cs.pay_to left join uniq u on u.p = cs.pay_to and u.price_atomic = cs.amount_atomic
           where cs.network = ${i.network} and not (cs.payer = any(${[...i.ownWallets]}::text[]))),
