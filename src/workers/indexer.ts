@@ -31,6 +31,7 @@ export function indexerTask(ctx: AppContext, rail: PaymentRail | undefined): Tas
     knownSigners: async () => (facilitator ? signersFor((await facilitator.getSupported()).signers, config.network) : []),
     ownWallets: config.canary.privateKey ? [privateKeyToAccount(config.canary.privateKey).address] : [],
     ghostListedHours: chain.ghostMinListedHours,
+    metrics: ctx.metrics,
   });
   log.info(
     { network: config.network, token, confirmations: chain.confirmations, rangeBlocks: chain.rangeBlocks, rpcPerSecond: chain.rpcPerSecond },

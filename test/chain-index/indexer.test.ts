@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
+import { Registry } from "prom-client";
 import { createTestClient, http } from "viem";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { rpcLogSource } from "../../src/chain/log-source.js";
@@ -129,6 +130,15 @@ describe("the chain indexer", () => {
     await catchUp(devnetIndexer(ctx, devnet));
     expect(await rowCount()).toBe(14);
     expect((await summaryOf(ctx, ids.solo)).calls_30d).toBe(7);
+  });
+
+  it("says how far behind it is on /metrics", async () => {
+    const metrics = new Registry();
+    await createTestClient({ mode: "anvil", chain: devnet.chain, transport: http(devnet.rpcUrl) }).mine({ blocks: 1 });
+    await catchUp(devnetIndexer(ctx, devnet, { metrics }));
+    const text = await metrics.metrics();
+    expect(text).toMatch(/lookout_chain_index_lag_blocks 0/);
+    expect(text).toMatch(/lookout_chain_log_ranges_total [1-9]/);
   });
 
   it("never double counts with two indexers at once", async () => {

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { pino } from "pino";
+import type { Registry } from "prom-client";
 import type { Hex } from "viem";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { rpcLogSource } from "../../src/chain/log-source.js";
@@ -27,7 +28,7 @@ export async function listOnChain(ctx: TestContext, items: Array<{ url: string; 
 }
 
 /** The indexer as the worker builds it, on the devnet: nothing confirmed-deep (anvil does not reorganise by itself), small ranges. */
-export function devnetIndexer(ctx: TestContext, devnet: Devnet, opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number } = {}) {
+export function devnetIndexer(ctx: TestContext, devnet: Devnet, opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number; metrics?: Registry } = {}) {
   return createChainIndexer({
     db: ctx.db.db,
     clock: ctx.clock,
@@ -38,6 +39,7 @@ export function devnetIndexer(ctx: TestContext, devnet: Devnet, opts: { source?:
     knownSigners: async () => [devnet.facilitatorAccount.address.toLowerCase()],
     ownWallets: opts.ownWallets ?? [],
     ghostListedHours: opts.ghostListedHours ?? 168,
+    metrics: opts.metrics,
   });
 }
 

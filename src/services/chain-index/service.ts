@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Registry } from "prom-client";
 import type { Database } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/log.js";
@@ -7,6 +8,7 @@ import { updateVerdicts } from "../evidence/index.js";
 import { DAY, HOUR } from "../signals/constants.js";
 import { indexStep, type IndexLimits, type StepResult } from "./index-step.js";
 import type { LogSource } from "./log-source.js";
+import { indexMetrics } from "./metrics.js";
 import { refreshSettlementSummaries } from "./refresh-summaries.js";
 
 /** Re-read at every step: a reorganisation among these blocks replaces what they held. */
@@ -33,6 +35,8 @@ export interface ChainIndexerDeps {
   /** This service's own paying wallets (the paid checker's): their payments are not use. */
   ownWallets: readonly string[];
   ghostListedHours: number;
+  /** Where the lag and counters are registered (/metrics); absent: none. */
+  metrics?: Registry;
 }
 
 /**
@@ -43,6 +47,7 @@ export interface ChainIndexerDeps {
 export function createChainIndexer(deps: ChainIndexerDeps) {
   const { db, clock, log } = deps;
   const limits: IndexLimits = { ...deps.limits, rereadBlocks: REREAD_BLOCKS, maxRanges: MAX_RANGES_PER_STEP, backfillMs: BACKFILL_MS };
+  const metrics = deps.metrics ? indexMetrics(deps.metrics) : null;
   let summarizedAt = 0;
   let signers: { list: string[]; at: number } | null = null;
 
@@ -77,6 +82,9 @@ export function createChainIndexer(deps: ChainIndexerDeps) {
     async tick(): Promise<StepResult & { summaries: number }> {
       const now = clock.now();
       const step = await indexStep(db, deps.source, deps.network, limits, now);
+      metrics?.lag.set(Number(step.lag));
+      metrics?.ranges.inc(step.ranges);
+      metrics?.settlements.inc(step.settlements);
       if (step.ranges === 0 && now.getTime() - summarizedAt < SUMMARY_REFRESH_MS) return { ...step, summaries: 0 };
       summarizedAt = now.getTime();
       const changed = await refreshSettlementSummaries(db, {
