@@ -551,14 +551,15 @@ export interface DeliveryChecksTable {
 }
 
 type Atomic = ColumnType<string, string | bigint | number, string | bigint | number>;
-type BlockNumber = ColumnType<string, string | bigint | number, string | bigint | number>;
+/** int8 reads as a number here (src/db/type-parsers.ts): block numbers are far below 2^53. */
+type BlockNumber = ColumnType<number, string | bigint | number, string | bigint | number>;
 
 /** A payTo the indexer reads the chain for (0030, decision 0052). */
 export interface ChainPayeesTable {
   network: string;
   pay_to: string;
-  from_block: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
-  synced_to: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  from_block: ColumnType<number | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  synced_to: ColumnType<number | null, string | bigint | number | null | undefined, string | bigint | number | null>;
   added_at: Timestamp;
 }
 

@@ -127,15 +127,15 @@ const SHAPE: { [T in keyof Database]: Shape<Database[T]> } = {
   chain_payees: {
     network: "string not null",
     pay_to: "string not null",
-    from_block: "string null",
-    synced_to: "string null",
+    from_block: "number null",
+    synced_to: "number null",
     added_at: "timestamptz not null",
   },
   chain_settlements: {
     network: "string not null",
     tx_hash: "string not null",
     log_index: "number not null",
-    block_number: "string not null",
+    block_number: "number not null",
     block_hash: "string not null",
     settled_at: "timestamptz not null",
     pay_to: "string not null",

@@ -87,6 +87,8 @@ describe("the delist feed over days (clock injected)", () => {
       // Seeded, not listed by CDP's own catalog (test/delist/delist-reasons.test.ts has one that is).
       cdp_listed: false,
       cdp_l30d_calls: 100,
+      // No chain indexer in this file: the catalog's word alone.
+      chain: null,
     });
     expect(entry(s, "ghost")).toMatchObject({ reasons: ["ghost_listing"], cdp_l30d_calls: 0 });
     // Its service has no other endpoint: every probe of the service in the hour failed.

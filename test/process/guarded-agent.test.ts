@@ -91,7 +91,7 @@ describe("with npm start running", () => {
         "verified-status": { certId: randomUUID() },
         "delivery-check": { id: `dc_${"a".repeat(26)}` },
         // A report whose signature is not its payer's: refused (422) before anything is written.
-        outcomes: {
+        "report-outcome": {
           url: healthy.resource,
           tx: "0x" + "ab".repeat(32),
           outcome: "undelivered",
@@ -119,7 +119,7 @@ describe("with npm start running", () => {
         "watch-status": 404,
         "verified-status": 404,
         "delivery-check": 404,
-        outcomes: 422,
+        "report-outcome": 422,
       });
       expect(Object.keys(outcomes).sort()).toEqual(tools.map((t) => t.name).sort());
       for (const [name, status] of Object.entries(outcomes)) expect([200, 400, 404, 422], name).toContain(status);

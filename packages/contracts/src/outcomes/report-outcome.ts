@@ -40,7 +40,7 @@ export const OutcomeAcceptedSchema = z.object({
 export type ReportOutcomeInput = z.input<typeof ReportOutcomeBody>;
 
 export const reportOutcomeContract = defineContract({
-  id: "outcomes",
+  id: "report-outcome",
   method: "post",
   path: "/api/v1/outcomes",
   price: null,

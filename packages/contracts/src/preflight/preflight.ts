@@ -21,9 +21,9 @@ export const PREFLIGHT_EXAMPLE: SignedPreflightReport = {
     spa_fallback_detected: false,
     spa_fallback_checked_at: "2026-11-20T03:12:44.000Z",
     effective_count_basis: null,
-    // A decoy: nobody pays it on chain.
-    settled_calls_30d: 0,
-    distinct_payers_30d: 0,
+    // Its payTo is still being read from 30 days back (forensics' evidence.settlements is null too).
+    settled_calls_30d: null,
+    distinct_payers_30d: null,
     matched: { url: "https://premium-signals.example/api/alpha", method: "GET", by: "exact" },
   },
   risk_score: 1,
