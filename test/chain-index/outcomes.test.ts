@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Hex } from "viem";
-import { OUTCOME_REPORT_DOMAIN, OUTCOME_REPORT_TYPES, outcomeReportMessage, type ReportedOutcome } from "@x402-lookout/contracts/outcomes/typed-data";
+import type { ReportedOutcome } from "@x402-lookout/contracts/outcomes/typed-data";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
 import { DAY } from "../../src/services/signals/constants.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
 import { body } from "../helpers/http.js";
+import { signedReport } from "../helpers/outcome-report.js";
 import { settleOnChain } from "../helpers/settle-on-chain.js";
 import { acquireDevnet } from "../helpers/shared-devnet.js";
 import { catchUp, devnetIndexer, keyOf, listOnChain } from "./setup.js";
@@ -55,17 +56,10 @@ async function report(signer: Hex, draft: Draft, payer?: string) {
     issued_at: Math.floor(ctx.clock.now().getTime() / 1000),
     ...draft,
   };
-  const account = privateKeyToAccount(signer);
-  const signature = await account.signTypedData({
-    domain: OUTCOME_REPORT_DOMAIN,
-    types: OUTCOME_REPORT_TYPES,
-    primaryType: "OutcomeReport",
-    message: outcomeReportMessage(fields),
-  });
   const res = await app.request("/api/v1/outcomes", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...fields, payer: payer ?? account.address, signature }),
+    body: JSON.stringify(await signedReport(signer, fields, payer)),
   });
   return { status: res.status, body: await body(res) };
 }

@@ -28,7 +28,11 @@ export async function listOnChain(ctx: TestContext, items: Array<{ url: string; 
 }
 
 /** The indexer as the worker builds it, on the devnet: nothing confirmed-deep (anvil does not reorganise by itself), small ranges. */
-export function devnetIndexer(ctx: TestContext, devnet: Devnet, opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number; metrics?: Registry } = {}) {
+export function devnetIndexer(
+  ctx: TestContext,
+  devnet: Devnet,
+  opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number; metrics?: Registry } = {},
+) {
   return createChainIndexer({
     db: ctx.db.db,
     clock: ctx.clock,

@@ -21,7 +21,7 @@ import {
 import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { insertDeliveryCheck } from "../helpers/delivery-check-row.js";
-import { OUTCOME_REPORT_DOMAIN, OUTCOME_REPORT_TYPES, outcomeReportMessage } from "@x402-lookout/contracts/outcomes/typed-data";
+import { signedReport } from "../helpers/outcome-report.js";
 import { settleOnChain } from "../helpers/settle-on-chain.js";
 import { catchUp, devnetIndexer } from "../chain-index/setup.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
@@ -114,21 +114,10 @@ describe("the typed client calls every route, paying through @x402/fetch", () =>
     const key = svc.devnet.demoAccounts[1]!.privateKey;
     const { tx } = await settleOnChain(svc.devnet, key, svc.payer(0), 2000n);
     await catchUp(devnetIndexer(svc.ctx, svc.devnet));
-    const fields = { url: FORECAST, tx, outcome: "delivered" as const, detail: "", issued_at: Math.floor(svc.ctx.clock.now().getTime() / 1000) };
-    const account = privateKeyToAccount(key);
-    const signature = await account.signTypedData({
-      domain: OUTCOME_REPORT_DOMAIN,
-      types: OUTCOME_REPORT_TYPES,
-      primaryType: "OutcomeReport",
-      message: outcomeReportMessage(fields),
-    });
-    const forged = await client.reportOutcome({ ...fields, payer: svc.payer(0), signature }).catch((e: unknown) => e as LookoutError);
+    const report = await signedReport(key, { url: FORECAST, tx, outcome: "delivered", issued_at: Math.floor(svc.ctx.clock.now().getTime() / 1000) });
+    const forged = await client.reportOutcome({ ...report, payer: svc.payer(0) }).catch((e: unknown) => e as LookoutError);
     expect(forged).toMatchObject({ status: 422, code: "signature_invalid" });
-    expect(await client.reportOutcome({ ...fields, payer: account.address, signature })).toMatchObject({
-      outcome: "delivered",
-      tx: tx.toLowerCase(),
-      amount_usdc: "0.002",
-    });
+    expect(await client.reportOutcome(report)).toMatchObject({ outcome: "delivered", tx: tx.toLowerCase(), amount_usdc: "0.002" });
   });
 
   it("delist-feed (5 USDC) and delist-feed-diff", async () => {

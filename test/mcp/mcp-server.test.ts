@@ -10,8 +10,7 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { insertDeliveryCheck } from "../helpers/delivery-check-row.js";
 import { SKYCAST, seedSkycastCatalog } from "../helpers/skycast-catalog.js";
-import { privateKeyToAccount } from "viem/accounts";
-import { OUTCOME_REPORT_DOMAIN, OUTCOME_REPORT_TYPES, outcomeReportMessage } from "@x402-lookout/contracts/outcomes/typed-data";
+import { signedReport } from "../helpers/outcome-report.js";
 import { settleOnChain } from "../helpers/settle-on-chain.js";
 import { catchUp, devnetIndexer } from "../chain-index/setup.js";
 
@@ -105,15 +104,8 @@ describe("lookout-mcp over stdio", () => {
     const key = svc.devnet.demoAccounts[2]!.privateKey;
     const { tx } = await settleOnChain(svc.devnet, key, svc.payer(PAYER), 2000n);
     await catchUp(devnetIndexer(svc.ctx, svc.devnet));
-    const report = { url: SKYCAST.forecast, tx, outcome: "delivered" as const, detail: "", issued_at: Math.floor(svc.ctx.clock.now().getTime() / 1000) };
-    const payer = privateKeyToAccount(key);
-    const signature = await payer.signTypedData({
-      domain: OUTCOME_REPORT_DOMAIN,
-      types: OUTCOME_REPORT_TYPES,
-      primaryType: "OutcomeReport",
-      message: outcomeReportMessage(report),
-    });
-    expect(await run("report-outcome", { ...report, payer: payer.address, signature })).toMatchObject({ outcome: "delivered", tx: tx.toLowerCase() });
+    const report = await signedReport(key, { url: SKYCAST.forecast, tx, outcome: "delivered", issued_at: Math.floor(svc.ctx.clock.now().getTime() / 1000) });
+    expect(await run("report-outcome", report)).toMatchObject({ outcome: "delivered", tx: tx.toLowerCase() });
     expect(await run("delist-feed", { scope: "critical" })).toMatchObject({ mode: "snapshot" });
     expect(await run("delist-feed-diff")).toMatchObject({ mode: "diff" });
     const snapshot = await run("verdict-snapshot");
