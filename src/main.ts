@@ -7,7 +7,7 @@ import { createAppContext, Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { DataDirLocked } from "./db/data-dir-lock.js";
 import { migrate } from "./db/migrate.js";
-import { startDemoFleet, type DemoFleet } from "./demo/index.js";
+import { startDemoFleet, startDemoTraffic, type DemoFleet } from "./demo/index.js";
 import { createAdminApp } from "./http/operations.js";
 import { listen, portProblem } from "./http/serve.js";
 import { registerStateGauges } from "./http/state-gauges.js";
@@ -91,6 +91,17 @@ async function main(config: Config): Promise<void> {
       lifecycle.add("admin http", () => admin.close());
       step();
       log.info({ url: admin.url }, "admin listener: /metrics, /healthz, /readyz");
+    }
+    // Demo mode's paying agents, once the service answers their reports (decision 0052).
+    if (fleet && url && rail?.devnet) {
+      const traffic = startDemoTraffic({
+        endpoints: fleet.endpoints,
+        wallets: rail.devnet.traffic.map((w) => w.privateKey),
+        network: rail.network,
+        serviceUrl: url,
+        log,
+      });
+      lifecycle.add("demo traffic", () => traffic.stop());
     }
     started = true;
     if (url) showBanner(ctx, { url, demo: fleet && demoShown(fleet) });

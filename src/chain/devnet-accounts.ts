@@ -28,6 +28,11 @@ export const DEMO_MERCHANT_ACCOUNT_INDEX = 21;
  * client's, so its transfers on the devnet are exactly what the checker spent.
  */
 export const CANARY_ACCOUNT_INDEX = 22;
+/**
+ * The demo's traffic agent pays from these (decision 0052): several wallets of their own, so the
+ * chain shows distinct payers per listing and none of them is a demo client's or the checker's.
+ */
+export const TRAFFIC_ACCOUNT_INDEXES = [25, 26, 27] as const;
 
 // Each derivation runs PBKDF2 (~25 ms); devnets in one process share the results.
 const derived = new Map<number, DevAccount>();

@@ -9,6 +9,7 @@ import {
   DEMO_ACCOUNT_INDEXES,
   CANARY_ACCOUNT_INDEX,
   DEMO_MERCHANT_ACCOUNT_INDEX,
+  TRAFFIC_ACCOUNT_INDEXES,
   FACILITATOR_ACCOUNT_INDEX,
   PAY_TO_ACCOUNT_INDEX,
   anvilAccount,
@@ -37,6 +38,8 @@ export interface Devnet {
   demoMerchant: DevAccount;
   /** The paid checker's wallet in demo mode (index 22), minted DEMO_USDC_BALANCE (decision 0051). */
   canary: DevAccount;
+  /** The demo traffic agent's wallets (indexes 25..27), each minted DEMO_USDC_BALANCE (decision 0052). */
+  traffic: DevAccount[];
   publicClient: PublicClient<Transport, Chain>;
   pids: { watchdog: number; anvil: number };
   stop(): Promise<void>;
@@ -96,13 +99,14 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
     const demoAccounts = DEMO_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
     const demoMerchant = anvilAccount(DEMO_MERCHANT_ACCOUNT_INDEX);
     const canary = anvilAccount(CANARY_ACCOUNT_INDEX);
+    const traffic = TRAFFIC_ACCOUNT_INDEXES.map((index) => anvilAccount(index));
     const wallet = createWalletClient({
       account: facilitatorAccount,
       chain,
       transport,
       pollingInterval: DEVNET_POLLING_INTERVAL_MS,
     });
-    for (const { address } of [...demoAccounts, demoMerchant, canary]) {
+    for (const { address } of [...demoAccounts, demoMerchant, canary, ...traffic]) {
       const hash = await wallet.writeContract({
         address: usdcAddress,
         abi: testUsdcAbi,
@@ -125,6 +129,7 @@ export async function startDevnet(opts: { log: Logger; port?: number; blockTimeS
       demoAccounts,
       demoMerchant,
       canary,
+      traffic,
       publicClient,
       pids: anvil.pids,
       stop: anvil.stop,

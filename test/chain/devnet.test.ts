@@ -45,7 +45,7 @@ describe("startDevnet", () => {
     expect(ANVIL_ACCOUNTS).not.toContain(devnet.payTo);
   });
 
-  it("gives each of accounts 1..9, the demo merchant's account 21 and the paid checker's 22 1,000 USDC and nobody else any", async () => {
+  it("gives each of accounts 1..9, the demo merchant's 21, the paid checker's 22 and the demo traffic's 25..27 1,000 USDC and nobody else any", async () => {
     const balance = (address: `0x${string}`) =>
       devnet.publicClient.readContract({
         address: devnet.usdcAddress,
@@ -58,10 +58,12 @@ describe("startDevnet", () => {
     expect(await balance(devnet.demoMerchant.address)).toBe(1_000_000_000n);
     expect(devnet.canary.address).toBe(anvilAccount(22).address);
     expect(await balance(devnet.canary.address)).toBe(1_000_000_000n);
+    expect(devnet.traffic.map((w) => w.address)).toEqual([25, 26, 27].map((i) => anvilAccount(i).address));
+    for (const { address } of devnet.traffic) expect(await balance(address)).toBe(1_000_000_000n);
     expect(DEMO_USDC_BALANCE).toBe(1_000_000_000n);
     expect(await balance(devnet.payTo)).toBe(0n);
     expect(await balance(devnet.facilitatorAccount.address)).toBe(0n);
-    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" })).toBe(11n * 1_000_000_000n);
+    expect(await devnet.publicClient.readContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "totalSupply" })).toBe(14n * 1_000_000_000n);
   });
 
   it("puts TestUSDC at the canonical Base Sepolia USDC address", async () => {
