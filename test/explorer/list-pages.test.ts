@@ -70,7 +70,7 @@ describe("the explorer's list pages", () => {
 
   it("refuses a bad query with a 400 page saying what is wrong, before reading anything", async () => {
     for (const [query, message] of [
-      ["sort=bogus", "sort is one of listed, uptime, latency, latency_avg, price"],
+      ["sort=bogus", "sort is one of listed, uptime, latency, latency_avg, price, volume"],
       ["min_price=abc", "min_price is a USDC amount"],
       ["min_price=5&max_price=1", "min_price is above max_price"],
       ["page=21", "page is at most 20"],

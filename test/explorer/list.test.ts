@@ -11,6 +11,15 @@ const ids = async (q: Partial<ListQuery>) => (await list(q)).rows.map((r) => r.i
 beforeAll(async () => {
   ctx = await createTestContext();
   cat = await seedListCatalog(ctx);
+  // Two listings the chain shows paid (decision 0052); every other one is not indexed.
+  const paid = (id: number, calls: number, volume: string) =>
+    ctx.db.db
+      .updateTable("signal_snapshots")
+      .set({ settlements: { calls_30d: calls, volume_usdc_30d: volume } })
+      .where("listing_id", "=", id)
+      .execute();
+  await paid(cat.forecast, 12, "0.024");
+  await paid(cat.hourly, 3, "0.006");
 });
 afterAll(() => ctx.close());
 
@@ -65,6 +74,11 @@ describe("the explorer list", () => {
     expect((await sorted("latency", "asc", (r) => r.p50LatencyMs))[0]!.id).toBe(cat.acme);
     expect((await sorted("price", "desc", (r) => (r.priceUsdc === null ? null : Number(r.priceUsdc))))[0]!.id).toBe(cat.decoy);
     await sorted("latency_avg", "desc", (r) => r.avgLatencyMs);
+    const byVolume = await sorted("volume", "desc", (r) => r.volumeUsdc30d);
+    expect(byVolume.slice(0, 2).map((r) => [r.id, r.settledCalls30d])).toEqual([
+      [cat.forecast, 12],
+      [cat.hourly, 3],
+    ]);
   });
 
   it("draws each sparkline from the listing's own days", async () => {

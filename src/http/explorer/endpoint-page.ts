@@ -11,6 +11,8 @@ import { certificatesSection, flagsSection, quotesSection } from "./endpoint-rec
 import { verdictSection } from "./endpoint-verdict.js";
 import { vantagesSection } from "./endpoint-vantages.js";
 import { deliveriesSection } from "./endpoint-deliveries.js";
+import { payerReportsSection } from "./endpoint-payer-reports.js";
+import { settlementsSection } from "./endpoint-settlements.js";
 import { LIST_STYLE } from "./list-table.js";
 import { providerHref, serviceHref } from "./list-links.js";
 
@@ -22,6 +24,7 @@ const STYLE = `${LIST_STYLE}
 .latency-chart g[font-size]{fill:var(--muted)}.latency-chart line{stroke:var(--muted)}.latency-chart line[stroke="#eaeef2"]{stroke:var(--soft)}.latency-chart .p50{stroke:var(--fg)}.latency-chart .p90{stroke:var(--link)}
 .said{font-size:1.1rem}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .line-p50{border-top:2px solid var(--fg)}.line-p90{border-top:2px dashed var(--link)}.line-p50,.line-p90{display:inline-block;width:1.5rem;vertical-align:middle}
+.volume-chart{display:block;width:100%;height:40px;margin:.4rem 0}.volume-chart rect{fill:var(--link)}
 `;
 
 const pct = (v: number | null) => (v === null ? "no data" : `${v}%`);
@@ -43,10 +46,10 @@ export function endpointPage(h: EndpointHistory, base: string): Html {
     html`<h1>${e.service}</h1><p class="url"><code>${e.method} ${e.url}</code></p>${facts}
 ${verdictSection(h.verdict, e.isActive)}
 <section id="uptime"><h2>Uptime, last 7 days by hour</h2><p>7-day uptime: <strong id="uptime-7d">${pct(h.uptime7dPct)}</strong>. Tap or hover a bar for its hour; from the keyboard, tab to the bar and move with the arrow keys.</p>
-${uptimeBar(h.hourly)}${uptimeLegend}</section>
+${uptimeBar(h.hourly)}${uptimeLegend}</section>${settlementsSection(h)}
 <section id="latency"><h2>Latency, last 7 days by hour</h2><p>7-day average: <strong id="latency-avg">${ms(h.avgLatency7dMs)}</strong>.
 <span class="line-p50"></span> p50 (solid) <span class="line-p90"></span> p90 (dashed). Each hour's p50 and p90 are also in its uptime bar's details.</p>${latencyChart(h.hourly)}</section>
-<section id="status"><h2>Status codes, last 7 days</h2>${statusCodesTable(h.statusCodes)}</section>${vantagesSection(h)}${deliveriesSection(h)}
+<section id="status"><h2>Status codes, last 7 days</h2>${statusCodesTable(h.statusCodes)}</section>${vantagesSection(h)}${deliveriesSection(h)}${payerReportsSection(h)}
 ${quotesSection(h)}${flagsSection(h)}${certificatesSection(h)}${badgesSection(h, base)}${moreSection(h)}
 <p class="muted">Observed ${timeAt(h.observedAt, h.observedAt)}. Hourly aggregates only: the probe-by-probe series is not public.</p>${copyScript}`,
     { style: STYLE },

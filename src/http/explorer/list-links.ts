@@ -18,7 +18,7 @@ export function queryString(q: ListQuery): string {
 }
 
 /** Uptime reads best high first; latency and price low first; the catalog in listing order. */
-export const defaultDir = (sort: SortKey): "asc" | "desc" => (sort === "uptime" ? "desc" : "asc");
+export const defaultDir = (sort: SortKey): "asc" | "desc" => (sort === "uptime" || sort === "volume" ? "desc" : "asc");
 
 /** The same list on another page. */
 export const pageHref = (path: string, q: ListQuery, page: number) => path + queryString({ ...q, page });

@@ -14,6 +14,7 @@ const SORTS: Record<ListQuery["sort"], string> = {
   latency: "p50 latency",
   latency_avg: "avg latency 1 h",
   price: "price",
+  volume: "paid volume 30 d",
 };
 
 const option = (value: string, label: string, current: string | undefined) =>

@@ -32,6 +32,8 @@ export function verdictBadge(r: Pick<ExplorerRow, "action">): Html {
 const warningTag = (w: string) => html`<span class="tag" title="${WARNING_GLOSSARY[w as WarningCode]?.meaning ?? w}">${w}</span> `;
 const pct = (v: number | null) => (v === null ? "no data" : `${v}%`);
 const ms = (v: number | null) => (v === null ? "no data" : `${v} ms`);
+const paid = (r: { settledCalls30d: number | null; volumeUsdc30d: number | null }) =>
+  r.settledCalls30d === null ? "not indexed" : `${r.volumeUsdc30d ?? 0} (${r.settledCalls30d} calls)`;
 
 /** The rows of a list page with sortable headers (links) and the pager; `path` is the page the links stay on. */
 export function listTable(path: string, q: ListQuery, list: ListPage): Html {
@@ -42,10 +44,10 @@ export function listTable(path: string, q: ListQuery, list: ListPage): Html {
     return html`<th scope="col" aria-sort="${aria}"><a href="${sortHref(path, q, sort)}">${label}${current ? (q.dir === "asc" ? " ▲" : " ▼") : ""}</a></th>`;
   };
   if (list.total === 0) return html`<p id="empty">No endpoint matches.</p>`;
-  return html`<div class="table-wrap" tabindex="0"><table class="list" id="endpoints"><thead><tr>${head("Endpoint", "listed")}${head("Verdict", null)}${head("Price (USDC)", "price")}${head("Uptime 7 d", "uptime")}${head("Last 7 days", null)}${head("p50 latency 7 d", "latency")}${head("Avg latency 1 h", "latency_avg")}</tr></thead><tbody>
+  return html`<div class="table-wrap" tabindex="0"><table class="list" id="endpoints"><thead><tr>${head("Endpoint", "listed")}${head("Verdict", null)}${head("Price (USDC)", "price")}${head("Uptime 7 d", "uptime")}${head("Last 7 days", null)}${head("p50 latency 7 d", "latency")}${head("Avg latency 1 h", "latency_avg")}${head("Paid 30 d (USDC)", "volume")}</tr></thead><tbody>
 ${list.rows.map(
   (r) =>
-    html`<tr data-id="${r.id}"><td><a class="url" href="${endpointHref(r.id)}"><code>${r.method} ${r.url}</code></a><div class="sub muted"><a href="${serviceHref(r.serviceId)}">${r.service}</a>${r.providerId ? html` · <a href="${providerHref(r.providerId)}">${r.provider}</a>` : ""}${r.category ? ` · ${r.category}` : ""}${r.network ? ` · ${r.network}` : ""}</div></td><td>${verdictBadge(r)}<div class="sub">${r.warnings.map(warningTag)}</div></td><td class="num">${r.priceUsdc ?? "unknown"}</td><td class="num">${pct(r.uptime7dPct)}</td><td>${sparkline(r.sparkline)}</td><td class="num">${ms(r.p50LatencyMs)}</td><td class="num">${ms(r.avgLatencyMs)}</td></tr>`,
+    html`<tr data-id="${r.id}"><td><a class="url" href="${endpointHref(r.id)}"><code>${r.method} ${r.url}</code></a><div class="sub muted"><a href="${serviceHref(r.serviceId)}">${r.service}</a>${r.providerId ? html` · <a href="${providerHref(r.providerId)}">${r.provider}</a>` : ""}${r.category ? ` · ${r.category}` : ""}${r.network ? ` · ${r.network}` : ""}</div></td><td>${verdictBadge(r)}<div class="sub">${r.warnings.map(warningTag)}</div></td><td class="num">${r.priceUsdc ?? "unknown"}</td><td class="num">${pct(r.uptime7dPct)}</td><td>${sparkline(r.sparkline)}</td><td class="num">${ms(r.p50LatencyMs)}</td><td class="num">${ms(r.avgLatencyMs)}</td><td class="num">${paid(r)}</td></tr>`,
 )}
 </tbody></table></div>${pager(path, q, list)}`;
 }

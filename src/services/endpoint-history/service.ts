@@ -8,6 +8,7 @@ import { quotesOf } from "./quotes.js";
 import type { EndpointHistory } from "./types.js";
 import { vantagesOf } from "../reports/forensics-vantages.js";
 import { forensicsDelivery } from "../reports/delivery-view.js";
+import { settlementsView } from "../reports/settlements-view.js";
 
 export interface EndpointHistoryDeps {
   db: Pick<DbHandle, "db">;
@@ -33,11 +34,13 @@ export function createEndpointHistoryService({ db: { db }, clock, publicBaseUrl 
         flagsOf(db, id, now),
         certificatesOf({ db, clock, publicBaseUrl }, id),
         vantagesOf(db, id, now),
-        db.selectFrom("signal_snapshots").select("delivery").where("listing_id", "=", id).executeTakeFirst(),
+        db.selectFrom("signal_snapshots").select(["delivery", "settlements"]).where("listing_id", "=", id).executeTakeFirst(),
       ]);
-      // The paid checker's checks, as forensics shows them (decision 0051).
+      // The paid checker's checks and payers' reports, as forensics shows them (decisions 0051, 0052).
       const deliveries = await forensicsDelivery(db, { id, delivery: delivery?.delivery }, publicBaseUrl);
-      return { ...who, ...hours, quotes, flags, certificates, vantages, deliveries, observedAt: now };
+      // What the chain shows was paid to it (decision 0052).
+      const settlements = settlementsView(delivery ?? null, now);
+      return { ...who, ...hours, quotes, flags, certificates, vantages, deliveries, settlements, observedAt: now };
     },
   };
 }

@@ -90,5 +90,7 @@ export interface EndpointHistory {
   vantages: VantageView[];
   /** The paid checker's word: the summary and the last ten checks (decision 0051). */
   deliveries: ForensicsReport["delivery"];
+  /** Settlements to it read from the chain (decision 0052); null when its payTo is not indexed. */
+  settlements: ForensicsReport["evidence"]["settlements"];
   observedAt: Date;
 }

@@ -8,6 +8,7 @@ const KEY: Record<Exclude<SortKey, "listed">, (r: ExplorerRow) => number | null>
   latency: (r) => r.p50LatencyMs,
   latency_avg: (r) => r.avgLatencyMs,
   price: (r) => (r.priceUsdc === null ? null : Number(r.priceUsdc)),
+  volume: (r) => r.volumeUsdc30d,
 };
 
 /**

@@ -5,8 +5,8 @@ import type { ExplorerRow } from "./types.js";
 
 type S = string | null;
 type N = number | null;
-/** [id, url, method, service_id, service, provider_id, provider, category, network, price, action, ok, warnings, uptime, p50, avg] */
-type Packed = [number, string, string, string, string, S, S, S, S, S, S, boolean | null, string[] | null, N, N, N];
+/** [id, url, method, service_id, service, provider_id, provider, category, network, price, action, ok, warnings, uptime, p50, avg, calls 30 d, volume 30 d] */
+type Packed = [number, string, string, string, string, S, S, S, S, S, S, boolean | null, string[] | null, N, N, N, N, S];
 
 /**
  * Every active listing with its stored preflight view (signal_snapshots.feed) and 7-day figures,
@@ -19,7 +19,8 @@ export async function loadRows(db: Kysely<Database>): Promise<ExplorerRow[]> {
       l.id, l.url, l.method, l.service_id, sv.name, l.provider_id, coalesce(p.name, l.provider_id), l.category,
       coalesce(s.feed ->> 'network', l.network), coalesce(s.feed ->> 'price_usdc', l.price_usdc::text),
       s.feed ->> 'action', (s.feed ->> 'ok')::boolean, s.feed -> 'warnings',
-      round(s.uptime_7d_pct::numeric, 1), s.p50_latency_7d_ms, s.avg_latency_1h_ms) order by l.id)::text as rows
+      round(s.uptime_7d_pct::numeric, 1), s.p50_latency_7d_ms, s.avg_latency_1h_ms,
+      (s.settlements ->> 'calls_30d')::int, s.settlements ->> 'volume_usdc_30d') order by l.id)::text as rows
     from listings l
     join services sv on sv.service_id = l.service_id
     left join providers p on p.provider_id = l.provider_id
@@ -48,5 +49,7 @@ export async function loadRows(db: Kysely<Database>): Promise<ExplorerRow[]> {
     uptime7dPct: r[13] === null ? null : Number(r[13]),
     p50LatencyMs: r[14],
     avgLatencyMs: r[15],
+    settledCalls30d: r[16],
+    volumeUsdc30d: r[17] === null ? null : Number(r[17]),
   }));
 }

@@ -10,7 +10,7 @@ export const EXPLORER = {
   sparkDays: 7,
 } as const;
 
-export const SORT_KEYS = ["listed", "uptime", "latency", "latency_avg", "price"] as const;
+export const SORT_KEYS = ["listed", "uptime", "latency", "latency_avg", "price", "volume"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 /** A preflight action, or `unjudged` for a listing no verdict pass has reached yet. */
@@ -44,6 +44,9 @@ export interface ExplorerRow extends Omit<EndpointIdentity, "isActive" | "firstS
   uptime7dPct: number | null;
   p50LatencyMs: number | null;
   avgLatencyMs: number | null;
+  /** Settled calls and USDC paid over 30 days as the chain shows them (decision 0052); null: not indexed. */
+  settledCalls30d: number | null;
+  volumeUsdc30d: number | null;
 }
 
 /** Share of healthy probes per day, oldest first; null for a day without probes. */
