@@ -7,6 +7,8 @@ describe("classifyRpcError", () => {
     expect(classifyRpcError({ message: "Request exceeds defined limit", code: -32005 })).toBe("range_too_large");
     expect(classifyRpcError({ message: "RPC error", details: "query returned more than 10000 results" })).toBe("range_too_large");
     expect(classifyRpcError({ message: "eth_getLogs is limited to a 10,000 block range", code: -32602 })).toBe("range_too_large");
+    // viem's own cap on an answer's size (10 MB): a smaller range is the way out too.
+    expect(classifyRpcError({ name: "ResponseBodyTooLargeError", message: "HTTP response body exceeded the size limit." })).toBe("range_too_large");
     expect(classifyRpcError({ message: "execution reverted" })).toBe("other");
   });
 });

@@ -3,7 +3,7 @@ export type RpcFailure = "rate_limited" | "range_too_large" | "other";
 
 const RATE = /\b429\b|rate.?limit|too many requests|exceeded .*capacity/i;
 const RANGE =
-  /block range|range (is )?too (large|wide|big)|more than \d+ (results|logs)|query returned more|response size|too many (results|logs)|max(imum)? (block )?range|limit exceeded/i;
+  /block range|range (is )?too (large|wide|big)|more than \d+ (results|logs)|query returned more|response size|response body exceeded|too many (results|logs)|max(imum)? (block )?range|limit exceeded/i;
 
 /** Reads an error from viem (its message and causes, its status or JSON-RPC code). */
 export function classifyRpcError(err: unknown): RpcFailure {
