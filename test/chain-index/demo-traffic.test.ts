@@ -8,6 +8,10 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import { startIngester } from "../helpers/start-ingester.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { devnetIndexer } from "./setup.js";
+import { privateKeyToAccount } from "viem/accounts";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { createLookoutClient, lookoutPolicy } from "@x402-lookout/client";
 
 /**
  * Issue 39's demo on the devnet: the traffic agent pays the honest listings and Northwind's 500
@@ -61,6 +65,23 @@ afterAll(async () => {
 });
 
 const listingOf = async (url: string) => Number((await svc.ctx.db.db.selectFrom("listings").select("id").where("url", "=", url).executeTakeFirstOrThrow()).id);
+
+describe("the payment policy's opt-in reporting", () => {
+  it("reports a paid call's outcome, signed by the payer, once the indexer has its settlement", async () => {
+    const account = privateKeyToAccount(svc.devnet.demoAccounts[3]!.privateKey);
+    const lookout = createLookoutClient({ baseUrl: svc.url, signer: account });
+    const reports: Array<{ outcome: string | null; status: number | null }> = [];
+    const done = new Promise<void>((resolve) => {
+      const policy = lookoutPolicy({ lookout, reportOutcomes: { signer: account, onReport: (r) => (reports.push(r), resolve()) } });
+      const client = new x402Client().register(svc.devnet.network as `${string}:${string}`, new ExactEvmScheme(account));
+      client.onBeforePaymentCreation(policy);
+      const target = fleet.endpoints.find((e) => e.kind === "healthy" && e.method === "GET")!;
+      void wrapFetchWithPayment(policy.fetch(), client)(target.url).then((res) => expect(res.status).toBe(200));
+    });
+    await done;
+    expect(reports).toEqual([{ url: expect.any(String), outcome: "delivered", status: 200 }]);
+  }, 90_000);
+});
 
 describe("the demo's traffic", () => {
   it("pays every target once a round and each signed report is accepted", async () => {

@@ -15,9 +15,3 @@ export const trafficTargets = (endpoints: readonly DemoEndpoint[]): DemoEndpoint
 
 /** Round `round` pays target i from wallet (i + round) mod n: over two rounds each target has two payers. */
 export const walletFor = (round: number, target: number, wallets: number) => (round + target) % wallets;
-
-/** The outcome a payer reports for what it got after paying (a simple judge; the paid checker's is finer). */
-export function judgeAnswer(status: number, body: string): "delivered" | "undelivered" | "refused_after_payment" {
-  if (status === 401 || status === 402 || status === 403) return "refused_after_payment";
-  return status >= 200 && status < 300 && body.trim().length > 0 ? "delivered" : "undelivered";
-}

@@ -1,9 +1,13 @@
 import type { BeforePaymentCreationHook } from "@x402/core/client";
 import { refusalOf } from "./decision.js";
 import { createGuardCore, type CheckOptions } from "./guard-core.js";
+import { outcomeReporter, type ReportOutcomesOptions } from "./outcome-reporter.js";
 import { RequestTap, tapAxios, tapFetch, type AxiosLike } from "./request-tap.js";
 
-export type LookoutPolicyOptions = CheckOptions;
+export type LookoutPolicyOptions = CheckOptions & {
+  /** Opt-in: after each paid call through `policy.fetch`, report its outcome signed by the payer (decision 0052). */
+  reportOutcomes?: ReportOutcomesOptions;
+};
 
 /** The hook, and the transport taps that tell it which request each 402 answered. */
 export interface LookoutPolicy extends BeforePaymentCreationHook {
@@ -26,6 +30,7 @@ export interface LookoutPolicy extends BeforePaymentCreationHook {
 export function lookoutPolicy(options: LookoutPolicyOptions): LookoutPolicy {
   const core = createGuardCore(options);
   const tap = new RequestTap(options.now);
+  const report = options.reportOutcomes ? outcomeReporter(options.lookout.baseUrl, options.reportOutcomes) : undefined;
 
   const hook: BeforePaymentCreationHook = async ({ paymentRequired, selectedRequirements }) => {
     const requests = tap.requestsFor(paymentRequired);
@@ -35,7 +40,7 @@ export function lookoutPolicy(options: LookoutPolicyOptions): LookoutPolicy {
     if (d?.decision === "block") return { abort: true, reason: `x402 Lookout: ${refusalOf(d).message}` };
   };
   return Object.assign(hook, {
-    fetch: (inner: typeof fetch = globalThis.fetch) => tapFetch(tap, inner),
+    fetch: (inner: typeof fetch = globalThis.fetch) => tapFetch(tap, inner, report),
     axios: <A extends AxiosLike>(instance: A) => (tapAxios(tap, instance), instance),
   });
 }

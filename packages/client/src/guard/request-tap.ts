@@ -56,10 +56,11 @@ function safeJson(text: string): unknown {
 }
 
 /** A fetch for @x402/fetch to send through (`wrapFetchWithPayment(policy.fetch(fetch), client)`): each 402 is recorded with its request. */
-export function tapFetch(tap: RequestTap, inner: typeof fetch): typeof fetch {
+export function tapFetch(tap: RequestTap, inner: typeof fetch, onAnswer?: (request: Request, response: Response) => void): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const response = await inner(request);
+    onAnswer?.(request, response);
     if (response.status === 402) {
       const header = response.headers.get("payment-required");
       const challenge = challengeOf(header, header ? null : await response.clone().text());
