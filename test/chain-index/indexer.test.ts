@@ -141,6 +141,14 @@ describe("the chain indexer", () => {
     expect(text).toMatch(/lookout_chain_log_ranges_total [1-9]/);
   });
 
+  it("writes a busy range in parts, so memory holds a part's rows, with no gap", async () => {
+    await sql`delete from chain_settlements`.execute(ctx.db.db);
+    await sql`update chain_payees set from_block = null, synced_to = null`.execute(ctx.db.db);
+    await catchUp(devnetIndexer(ctx, devnet, { maxRowsPerWrite: 2 }));
+    expect(await rowCount()).toBe(14);
+    expect(await summaryOf(ctx, ids.sharedA)).toMatchObject({ calls_30d: 2, pay_to: { calls_30d: 4 } });
+  });
+
   it("never double counts with two indexers at once", async () => {
     await sql`delete from chain_settlements`.execute(ctx.db.db);
     await sql`update chain_payees set from_block = null, synced_to = null`.execute(ctx.db.db);

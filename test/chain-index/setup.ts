@@ -31,7 +31,7 @@ export async function listOnChain(ctx: TestContext, items: Array<{ url: string; 
 export function devnetIndexer(
   ctx: TestContext,
   devnet: Devnet,
-  opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number; metrics?: Registry } = {},
+  opts: { source?: LogSource; ownWallets?: string[]; ghostListedHours?: number; metrics?: Registry; maxRowsPerWrite?: number } = {},
 ) {
   return createChainIndexer({
     db: ctx.db.db,
@@ -39,7 +39,7 @@ export function devnetIndexer(
     log,
     source: opts.source ?? rpcLogSource(devnet.publicClient, devnet.usdcAddress, 1000),
     network: NETWORK,
-    limits: { confirmations: 0n, rangeBlocks: 25n },
+    limits: { confirmations: 0n, rangeBlocks: 25n, maxRowsPerWrite: opts.maxRowsPerWrite },
     knownSigners: async () => [devnet.facilitatorAccount.address.toLowerCase()],
     ownWallets: opts.ownWallets ?? [],
     ghostListedHours: opts.ghostListedHours ?? 168,

@@ -3,14 +3,15 @@ import type { Database } from "../../db/schema.js";
 import type { LogSource } from "./log-source.js";
 import { addNewPayees, hasUnstarted, payeeGroups, startBackfills } from "./payees.js";
 import { planReads, type PlanLimits } from "./plan.js";
-import { readRange } from "./read-range.js";
-import { writeRange } from "./write-range.js";
+import { MAX_ROWS_PER_WRITE, writeInParts } from "./write-in-parts.js";
 
 export interface IndexLimits extends PlanLimits {
   /** Blocks behind the head that are not read yet. */
   confirmations: bigint;
   /** How far back a new payTo is read. */
   backfillMs: number;
+  /** Settlements written at once, at most (default MAX_ROWS_PER_WRITE). */
+  maxRowsPerWrite?: number;
 }
 
 export interface StepResult {
@@ -37,9 +38,15 @@ export async function indexStep(db: Kysely<Database>, source: LogSource, network
   const groups = await payeeGroups(db, network);
   const reads = planReads(groups, head, limits);
   let settlements = 0;
-  for (const range of reads) {
-    settlements += await writeRange(db, network, range, await readRange(source, range));
-  }
+  for (const range of reads)
+    settlements += await writeInParts(
+      db,
+      source,
+      network,
+      range,
+      await source.transfers(range.from, range.to, range.payTos),
+      limits.maxRowsPerWrite ?? MAX_ROWS_PER_WRITE,
+    );
   const after = await payeeGroups(db, network);
   const lowest = after.reduce<bigint | null>((m, g) => (m === null || g.syncedTo < m ? g.syncedTo : m), null);
   return { head, ranges: reads.length, settlements, lag: lowest === null || lowest >= head ? 0n : head - lowest };

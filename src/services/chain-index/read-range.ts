@@ -1,11 +1,10 @@
-import type { LogSource } from "./log-source.js";
+import type { LogSource, TransferLog } from "./log-source.js";
 import { matchSettlements } from "./match.js";
 import type { ReadRange } from "./plan.js";
 import type { SettlementRow } from "./write-range.js";
 
-/** The settlements one range holds, with each block's time and each transaction's sender. */
-export async function readRange(source: LogSource, range: ReadRange): Promise<SettlementRow[]> {
-  const transfers = await source.transfers(range.from, range.to, range.payTos);
+/** The settlements among a range's `transfers`, with each block's time and each transaction's sender. */
+export async function settlementsIn(source: LogSource, range: ReadRange, transfers: readonly TransferLog[]): Promise<SettlementRow[]> {
   if (transfers.length === 0) return [];
   const payers = [...new Set(transfers.map((t) => t.from))];
   const matched = matchSettlements(transfers, await source.authorizations(range.from, range.to, payers));

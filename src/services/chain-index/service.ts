@@ -29,7 +29,7 @@ export interface ChainIndexerDeps {
   source: LogSource;
   network: string;
   /** Blocks behind the head not read yet, and blocks per eth_getLogs range. */
-  limits: Pick<IndexLimits, "confirmations" | "rangeBlocks">;
+  limits: Pick<IndexLimits, "confirmations" | "rangeBlocks" | "maxRowsPerWrite">;
   /** The signer addresses known facilitators declare (their /supported), for `network`. */
   knownSigners: () => Promise<string[]>;
   /** This service's own paying wallets (the paid checker's): their payments are not use. */
