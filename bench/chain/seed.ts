@@ -3,21 +3,12 @@ import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import { NETWORK_INFO } from "../../src/lib/networks.js";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../src/services/payments/authorization-check.js";
 import { devnetWallet } from "./wallet.js";
 
 const multicall = parseAbi([
   "function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])",
 ]);
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 /** Settlements per Multicall3 transaction: under anvil's 30M block gas with a fresh payee each. */
 const PER_TX = 250;
 
@@ -37,7 +28,7 @@ export async function settlementCall(devnet: Devnet, payer: PrivateKeyAccount, t
   };
   const signature = await payer.signTypedData({
     domain: { name, version, chainId: devnet.chainId, verifyingContract: devnet.usdcAddress },
-    types: TYPES,
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message,
   });

@@ -4,15 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { testUsdcAbi } from "../../src/chain/token-abi.js";
 import { NETWORK_INFO } from "../../src/lib/networks.js";
-
-const TRANSFER_WITH_AUTHORIZATION = [
-  { name: "from", type: "address" },
-  { name: "to", type: "address" },
-  { name: "value", type: "uint256" },
-  { name: "validAfter", type: "uint256" },
-  { name: "validBefore", type: "uint256" },
-  { name: "nonce", type: "bytes32" },
-] as const;
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../src/services/payments/authorization-check.js";
 
 /**
  * An EIP-3009 settlement on the devnet, as a facilitator makes it: the payer signs
@@ -27,7 +19,7 @@ export async function settleOnChain(devnet: Devnet, payerKey: Hex, payTo: string
   const message = { from: payer.address, to: payTo as Address, value, validAfter: 0n, validBefore, nonce };
   const signature = await payer.signTypedData({
     domain: { name, version, chainId: devnet.chainId, verifyingContract: devnet.usdcAddress },
-    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
     message,
   });

@@ -22,21 +22,24 @@ export type SmartSignatureCheck = (typedData: ReturnType<typeof typedDataOf>, si
 const VALID_BEFORE_MARGIN_S = 6n;
 const EOA_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
+/** EIP-3009's typed data: what a payer signs and USDC checks in transferWithAuthorization. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
 /** The EIP-712 message USDC checks in transferWithAuthorization. */
 export function typedDataOf(auth: Eip3009Authorization, req: PaymentRequirements) {
   const extra = (req.extra ?? {}) as { name?: string; version?: string };
   return {
     domain: { name: extra.name, version: extra.version, chainId: Number(req.network.split(":")[1]), verifyingContract: req.asset as Address },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" },
-      ],
-    },
+    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization" as const,
     message: { ...auth, value: BigInt(auth.value), validAfter: BigInt(auth.validAfter), validBefore: BigInt(auth.validBefore) },
   };
