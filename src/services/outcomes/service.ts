@@ -9,12 +9,10 @@ import { refreshDeliverySummaries } from "../delivery/summary.js";
 import { ClaimRefused, Conflict, InvalidInput, NotFound, QuotaExceeded } from "../errors.js";
 import { updateVerdicts } from "../evidence/index.js";
 import type { FindListings } from "../reports/listing-lookup.js";
-import { DAY, MINUTE } from "../signals/constants.js";
-import { namedSettlements } from "./settlement.js";
+import { MINUTE } from "../signals/constants.js";
+import { settlementToReport } from "./settlement.js";
 import { signedByPayer, type SignedReport } from "./signature.js";
 
-/** A report names a settlement at most this old. */
-export const REPORT_MAX_AGE_MS = 7 * DAY;
 /** issued_at may differ from the service's clock by this much. */
 export const ISSUED_AT_SKEW_MS = 5 * MINUTE;
 /** Per client address: a burst of 30, then 30 a minute. */
@@ -44,18 +42,7 @@ export function createOutcomes({ db, clock, find }: OutcomesDeps) {
       const listing = (await find([r.url])).get(r.url);
       if (!listing?.pay_to || !listing.network) throw new NotFound(`no listed endpoint matches ${r.url}`, "unknown_endpoint");
       if (!(await signedByPayer(r))) throw new ClaimRefused("signature_invalid", "the signature does not recover to payer over this report's EIP-712 message");
-      const named = await namedSettlements(db, { network: listing.network, payTo: listing.pay_to }, r);
-      if (named.length === 0)
-        throw new ClaimRefused(
-          "not_paid",
-          "the chain index holds no settlement to this listing's payTo with this transaction or nonce; one minutes old may not be indexed yet: retry in a minute",
-        );
-      const mine = named.filter((s) => s.payer === r.payer.toLowerCase());
-      if (mine.length === 0) throw new ClaimRefused("not_paid", "that settlement was paid by another wallet than payer");
-      const fresh = mine.filter((s) => now.getTime() - s.settled_at.getTime() <= REPORT_MAX_AGE_MS);
-      if (fresh.length === 0) throw new ClaimRefused("settlement_too_old", "the settlement is older than 7 days");
-      const open = fresh.find((s) => !s.reported);
-      if (!open) throw new Conflict("this settlement was reported already", "already_reported");
+      const open = await settlementToReport(db, { network: listing.network, payTo: listing.pay_to }, r, now);
       const id = publicId("or");
       const inserted = await db
         .insertInto("outcome_reports")

@@ -1,5 +1,10 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { ClaimRefused, Conflict } from "../errors.js";
+import { DAY } from "../signals/constants.js";
+
+/** A report names a settlement at most this old. */
+export const REPORT_MAX_AGE_MS = 7 * DAY;
 
 export interface IndexedSettlement {
   tx_hash: string;
@@ -27,4 +32,29 @@ export async function namedSettlements(
     where s.network = ${at.network} and s.pay_to = ${at.payTo.toLowerCase()} and ${by}
     order by reported, s.log_index`.execute(db);
   return rows.map((r) => ({ ...r, settled_at: new Date(r.settled_at) }));
+}
+
+/**
+ * The settlement a report may count for: the payer's own, to the listing's payTo, named by the
+ * report, at most 7 days old and not reported before; else the refusal that says which failed.
+ */
+export async function settlementToReport(
+  db: Kysely<Database>,
+  at: { network: string; payTo: string },
+  r: { tx?: string | undefined; nonce?: string | undefined; payer: string },
+  now: Date,
+): Promise<IndexedSettlement> {
+  const named = await namedSettlements(db, at, r);
+  if (named.length === 0)
+    throw new ClaimRefused(
+      "not_paid",
+      "the chain index holds no settlement to this listing's payTo with this transaction or nonce; one minutes old may not be indexed yet: retry in a minute",
+    );
+  const mine = named.filter((s) => s.payer === r.payer.toLowerCase());
+  if (mine.length === 0) throw new ClaimRefused("not_paid", "that settlement was paid by another wallet than payer");
+  const fresh = mine.filter((s) => now.getTime() - s.settled_at.getTime() <= REPORT_MAX_AGE_MS);
+  if (fresh.length === 0) throw new ClaimRefused("settlement_too_old", "the settlement is older than 7 days");
+  const open = fresh.find((s) => !s.reported);
+  if (!open) throw new Conflict("this settlement was reported already", "already_reported");
+  return open;
 }
