@@ -75,6 +75,20 @@ describe("the chain indexer", () => {
     expect(await summaryOf(ctx, ids.sharedB)).toMatchObject({ attribution: "amount", calls_30d: 1, volume_usdc_30d: "0.002" });
   });
 
+  it("gives listings that share a price that price's settlements only, never another price's", async () => {
+    const payTo = "0x" + "e5".repeat(20);
+    const [twinA, twinB, other] = await listOnChain(ctx, [
+      { url: "https://twins.example/a", payTo, priceUsdc: "0.003" },
+      { url: "https://twins.example/b", payTo, priceUsdc: "0.003" },
+      { url: "https://twins.example/c", payTo, priceUsdc: "0.02" },
+    ]);
+    for (const value of [3000n, 3000n, 5000n]) await settleOnChain(devnet, keyOf(devnet, 6), payTo, value);
+    await catchUp(devnetIndexer(ctx, devnet));
+    for (const id of [twinA!, twinB!])
+      expect(await summaryOf(ctx, id)).toMatchObject({ attribution: "pay_to", calls_30d: 2, pay_to: { calls_30d: 3, unattributed_calls_30d: 1 } });
+    expect(await summaryOf(ctx, other!)).toMatchObject({ attribution: "amount", calls_30d: 0, used_30d: false });
+  });
+
   it("reads a payTo paid only by itself as self-dealing, not use", async () => {
     expect(await summaryOf(ctx, ids.self)).toMatchObject({ calls_30d: 3, self_dealing: true, used_30d: false });
     const [verdict] = await ctx.db.db.selectFrom("signal_snapshots").select("warnings").where("listing_id", "=", ids.self).execute();
@@ -128,7 +142,7 @@ describe("the chain indexer", () => {
     const { rows } = await sql<{ synced: string }>`select max(synced_to)::text as synced from chain_payees`.execute(ctx.db.db);
     expect(BigInt(rows[0]!.synced)).toBeLessThan(await devnet.publicClient.getBlockNumber());
     await catchUp(devnetIndexer(ctx, devnet));
-    expect(await rowCount()).toBe(14);
+    expect(await rowCount()).toBe(17);
     expect((await summaryOf(ctx, ids.solo)).calls_30d).toBe(7);
   });
 
@@ -145,7 +159,7 @@ describe("the chain indexer", () => {
     await sql`delete from chain_settlements`.execute(ctx.db.db);
     await sql`update chain_payees set from_block = null, synced_to = null`.execute(ctx.db.db);
     await catchUp(devnetIndexer(ctx, devnet, { maxRowsPerWrite: 2 }));
-    expect(await rowCount()).toBe(14);
+    expect(await rowCount()).toBe(17);
     expect(await summaryOf(ctx, ids.sharedA)).toMatchObject({ calls_30d: 2, pay_to: { calls_30d: 4 } });
   });
 
@@ -153,7 +167,7 @@ describe("the chain indexer", () => {
     await sql`delete from chain_settlements`.execute(ctx.db.db);
     await sql`update chain_payees set from_block = null, synced_to = null`.execute(ctx.db.db);
     await Promise.all([catchUp(devnetIndexer(ctx, devnet)), catchUp(devnetIndexer(ctx, devnet))]);
-    expect(await rowCount()).toBe(14);
+    expect(await rowCount()).toBe(17);
     expect(await summaryOf(ctx, ids.solo)).toMatchObject({ calls_30d: 7, distinct_payers_30d: 3 });
   });
 });

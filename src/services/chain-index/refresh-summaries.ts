@@ -28,13 +28,14 @@ export async function refreshSettlementSummaries(db: Kysely<Database>, i: Summar
       select l.id, lower(l.pay_to) as p, l.price_atomic, l.host, l.first_seen_at from listings l
       where l.is_active and l.network = ${i.network} and l.pay_to ~* '^0x[0-9a-f]{40}$'),
     pc as (select p, count(*)::int as listings, count(distinct host)::int as hosts, min(id) as only_id from lp group by p),
-    uniq as (select p, price_atomic, min(id) as listing_id from lp where price_atomic is not null group by p, price_atomic having count(*) = 1),
-    keyed as (select lp.*, case when pc.listings = 1 or u.listing_id is not null then lp.id::text else 'p:' || lp.p end as k,
-                case when pc.listings = 1 then 'listing' when u.listing_id is not null then 'amount' else 'pay_to' end as attribution, pc.listings, pc.hosts
-              from lp join pc using (p) left join uniq u on u.p = lp.p and u.price_atomic = lp.price_atomic),
-    s as (select cs.*, case when pc.listings = 1 then pc.only_id::text
-                            else coalesce(u.listing_id::text, 'p:' || cs.pay_to) end as k, u.listing_id is null and pc.listings > 1 as unattributed
-          from chain_settlements cs join pc on pc.p = cs.pay_to left join uniq u on u.p = cs.pay_to and u.price_atomic = cs.amount_atomic
+    prices as (select p, trim_scale(price_atomic) as price, count(*)::int as n, min(id) as listing_id from lp where price_atomic is not null group by 1, 2),
+    keyed as (select lp.*, case when pc.listings = 1 or pr.n = 1 then lp.id::text when pr.n > 1 then 'a:' || lp.p || ':' || pr.price::text else 'p:' || lp.p end as k,
+                case when pc.listings = 1 then 'listing' when pr.n = 1 then 'amount' else 'pay_to' end as attribution, pc.listings, pc.hosts
+              from lp join pc using (p) left join prices pr on pr.p = lp.p and pr.price = trim_scale(lp.price_atomic)),
+    s as (select cs.*, case when pc.listings = 1 then pc.only_id::text when pr.n = 1 then pr.listing_id::text
+                            when pr.n > 1 then 'a:' || cs.pay_to || ':' || pr.price::text else 'p:' || cs.pay_to end as k,
+                 pc.listings > 1 and pr.n is null as unattributed
+          from chain_settlements cs join pc on pc.p = cs.pay_to left join prices pr on pr.p = cs.pay_to and pr.price = trim_scale(cs.amount_atomic)
           where cs.network = ${i.network} and not (cs.payer = any(${[...i.ownWallets]}::text[]))),
     per_p as (select pay_to as p, count(*)::int as calls, coalesce(sum(amount_atomic), 0) as volume, count(distinct payer)::int as payers,
                 count(*) filter (where unattributed)::int as unattributed, bool_and(payer = pay_to) as only_self

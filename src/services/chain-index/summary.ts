@@ -2,8 +2,9 @@
  * A listing's settlements as the chain shows them (decision 0052), stored on its snapshot
  * (signal_snapshots.settlements) by the indexer. Attribution: a payTo with one listing gives it
  * every settlement; a shared payTo gives a listing the settlements of its price when no other
- * listing there has that price (`amount`), and the listings without a price of their own share
- * what no price explains (`pay_to`). Wallets of this service (the paid checker) never count.
+ * listing there has that price (`amount`); listings that share a price share its settlements, and
+ * listings with no price share what no price explains (`pay_to`). Wallets of this service (the
+ * paid checker) never count.
  */
 export interface SettlementSummary {
   attribution: "listing" | "amount" | "pay_to";
