@@ -8,7 +8,12 @@ import type { DemoExpectation, DemoKind } from "./types.js";
  * scores the service against these labels (docs/benchmarks.md).
  */
 export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
-  healthy: { naked: "402_challenge", warnings: [], delistReasons: [], note: "clean: recommended_action pay once probed" },
+  healthy: {
+    naked: "402_challenge",
+    warnings: [],
+    delistReasons: [],
+    note: "clean: recommended_action pay once probed. Where the chain is read (`npm start`: the indexer), the demo traffic pays those at most 0.01 USDC (src/demo/traffic); an unpaid one whose price is unique on its payTo (images/generate, daily-brief) reads ghost_listing after GHOST_MIN_LISTED_HOURS",
+  },
   dead_5xx: {
     naked: "5xx",
     warnings: ["dead", "dead_7d"],
@@ -68,13 +73,13 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     naked: "402_challenge",
     warnings: [],
     delistReasons: ["ghost_listing"],
-    note: "healthy but zero calls in 30 days (last call 52 days ago): ghost_listing once listed 30 days",
+    note: "healthy but zero calls in 30 days (last call 52 days ago): ghost_listing once listed 30 days; where the chain is read (`npm start`), nobody pays it: ghost_listing once listed GHOST_MIN_LISTED_HOURS (demo 6 min, decision 0052)",
   },
   never_paid: {
     naked: "402_challenge",
     warnings: ["new_provider", "never_paid_zombie"],
     delistReasons: ["ghost_listing"],
-    note: "no call ever: new_provider for its first 24 h here; never_paid_zombie (skip) once listed 30 days",
+    note: "no call ever: new_provider for its first 24 h here; never_paid_zombie (skip) once listed 30 days; where the chain is read (`npm start`), ghost_listing once listed GHOST_MIN_LISTED_HOURS (demo 6 min)",
   },
   // Quote traps (decision 0020): each reads skip once the prober has seen its departing terms.
   cloaked_quote: {
@@ -142,7 +147,7 @@ export const EXPECTATIONS: Readonly<Record<DemoKind, DemoExpectation>> = {
     warnings: ["paid_no_delivery"],
     delistReasons: [],
     evidence: "delivery",
-    note: "settles, then answers 500: undelivered at its first paid check, paid_no_delivery (critical: ok false)",
+    note: "settles, then answers 500: undelivered at its first paid check, paid_no_delivery (critical: ok false); in `npm start` the demo traffic also pays it and its wallets report undelivered (payers' reports on its page)",
   },
   paid_empty: {
     naked: "402_challenge",

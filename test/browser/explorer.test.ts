@@ -10,6 +10,7 @@ import { startProbedDemoFleet } from "../helpers/demo-fleet.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { ARTIFACTS, checkPage, contextOf, launch, problemLog, runs, seriousViolations, WIDTHS } from "./explorer-browser.js";
 import { saveScreenshot } from "../helpers/screenshot.js";
+import { seedPaidEvidence } from "../explorer/paid-volume-seed.js";
 
 if (!runs) console.warn("explorer browser test skipped: /usr/bin/chromium is missing (apt-get install -y chromium); it always runs with CI=true");
 
@@ -51,6 +52,8 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
       // The pages explain every code that fired: the entry's reason_codes (decision 0045).
       target[name] = { endpoint, id: Number(row.id), warnings: (row.feed as { reason_codes: string[] }).reason_codes };
     }
+    // Chain evidence on the dead one (decision 0052): its paid volume and a payer's failure report show on its page.
+    await seedPaidEvidence(svc.ctx, target.dead.id);
     browser = await launch();
     for (const width of WIDTHS) contexts[width] = await contextOf(browser, width);
     noScript = await contextOf(browser, 1280, false);
@@ -181,6 +184,7 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
       [`/check?url=${encodeURIComponent(target.decoy.endpoint.url)}`, "check"],
       ["/endpoints", "list"],
       ["/endpoints?warning=dead", "list-dead"],
+      ["/endpoints?sort=volume", "list-volume"],
       [`/endpoints/${target.decoy.id}`, "endpoint-decoy"],
       [`/endpoints/${target.dead.id}`, "endpoint-dead"],
     ];
@@ -267,6 +271,10 @@ describe.skipIf(!runs)("the explorer in headless Chromium, against the service w
           const tapped = page.locator("#uptime-bar rect[data-hour]").nth(10);
           await tapped.click();
           expect(await page.locator("#uptime-detail").textContent()).toBe(await tapped.getAttribute("aria-label"));
+        }
+        if (name === "endpoint") {
+          expect(await page.locator("#settled-30d").textContent()).toBe("17");
+          expect(await page.locator("#payer-reports tr.report-failed").first().isVisible()).toBe(true);
         }
         if (name === "provider") expect(await page.locator("#incidents").textContent()).toContain(target.dead.endpoint.url);
         await page.waitForTimeout(200);

@@ -8,7 +8,9 @@ import { productRoutes } from "../../src/http/routes/index.js";
 import { startIngester } from "../helpers/start-ingester.js";
 import { startPaidService, type PaidService } from "../helpers/paid-service.js";
 import { devnetIndexer } from "./setup.js";
+import { erc20Abi, parseEventLogs, recoverTypedDataAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { OUTCOME_REPORT_DOMAIN, OUTCOME_REPORT_TYPES, outcomeReportMessage } from "@x402-lookout/contracts/outcomes/typed-data";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { createLookoutClient, lookoutPolicy } from "@x402-lookout/client";
@@ -92,6 +94,45 @@ describe("the demo's traffic", () => {
     const { rows } = await sql<{ n: string; payers: string }>`
       select count(*)::int as n, count(distinct payer)::int as payers from chain_settlements where payer = any(${wallets}::text[])`.execute(svc.ctx.db.db);
     expect(rows[0]).toEqual({ n: 2 * targets.length, payers: 3 });
+  });
+
+  it("pays each target from two wallets, a USDC transfer of its price to its payTo on chain, each report signed by the paying wallet", async () => {
+    const wallets = svc.devnet.traffic.map((w) => w.address.toLowerCase());
+    for (const e of trafficTargets(fleet.endpoints)) {
+      const rows = (
+        await svc.ctx.db.db
+          .selectFrom("outcome_reports")
+          .selectAll()
+          .where("listing_id", "=", await listingOf(e.url))
+          .execute()
+      ).filter((r) => wallets.includes(r.payer));
+      expect(rows, e.url).toHaveLength(2);
+      expect(new Set(rows.map((r) => r.payer)).size, e.url).toBe(2);
+      for (const r of rows) {
+        const receipt = await svc.devnet.publicClient.getTransactionReceipt({ hash: r.tx_hash as Hex });
+        const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs });
+        expect(
+          transfers.map((t) => ({ token: t.address.toLowerCase(), from: t.args.from.toLowerCase(), to: t.args.to.toLowerCase(), value: t.args.value })),
+          e.url,
+        ).toEqual([{ token: svc.devnet.usdcAddress.toLowerCase(), from: r.payer, to: e.payTo.toLowerCase(), value: BigInt(e.amount) }]);
+        const message = outcomeReportMessage({
+          url: e.url,
+          tx: r.tx_hash,
+          outcome: r.outcome,
+          detail: r.detail,
+          issued_at: Math.floor(new Date(r.issued_at).getTime() / 1000),
+        });
+        const signer = await recoverTypedDataAddress({
+          domain: OUTCOME_REPORT_DOMAIN,
+          types: OUTCOME_REPORT_TYPES,
+          primaryType: "OutcomeReport",
+          message,
+          signature: r.signature as Hex,
+        });
+        expect(signer.toLowerCase(), e.url).toBe(r.payer);
+        expect(r.outcome, e.url).toBe(e.kind === "paid_500" ? "undelivered" : "delivered");
+      }
+    }
   });
 
   it("never pays a ghost, a trap or a decoy", async () => {

@@ -76,9 +76,9 @@ describe("payers' outcome reports", () => {
       // Signed by b's key, claiming a's wallet: not a's signature.
       [await report(b.key, { tx: a.tx }, payerA), 422, "signature_invalid"],
       // b signs as itself over a's settlement: b did not pay it.
-      [await report(b.key, { tx: a.tx }), 422, "not_paid"],
+      [await report(b.key, { tx: a.tx }), 422, "not_the_payer"],
       [await report(a.key, { tx: "0x" + "ee".repeat(32) }), 422, "not_paid"],
-      [await report(a.key, { nonce: b.nonce }), 422, "not_paid"],
+      [await report(a.key, { nonce: b.nonce }), 422, "not_the_payer"],
       [await report(a.key, { tx: a.tx, issued_at: Math.floor(ctx.clock.now().getTime() / 1000) - 3600 }), 400, "bad_request"],
       [await report(a.key, { tx: a.tx, url: "https://unlisted.example/q" }), 404, "unknown_endpoint"],
     ] as const;

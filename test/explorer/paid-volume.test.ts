@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/http/app.js";
 import { productRoutes } from "../../src/http/routes/index.js";
-import { refreshDeliverySummaries } from "../../src/services/delivery/index.js";
-import { MINUTE } from "../../src/services/signals/constants.js";
 import { recompute, seedListing } from "../helpers/catalog-fixtures.js";
 import { createTestContext, type TestContext } from "../helpers/context.js";
+import { seedPaidEvidence } from "./paid-volume-seed.js";
 
 /** The endpoint page beside uptime (decision 0052): paid volume from the chain, and payers' reports. */
 let ctx: TestContext;
@@ -18,80 +17,64 @@ beforeAll(async () => {
   paid = await seedListing(ctx, { url: "https://volume.example/q" });
   unindexed = await seedListing(ctx, { url: "https://volume.example/other" });
   await recompute(ctx);
-  const day = ctx.clock.now().toISOString().slice(0, 10);
-  const settlements = {
-    attribution: "amount",
-    calls_24h: 4,
-    calls_7d: 9,
-    calls_30d: 17,
-    volume_usdc_24h: "0.004",
-    volume_usdc_7d: "0.009",
-    volume_usdc_30d: "0.017",
-    distinct_payers_30d: 5,
-    first_settled_at: ctx.clock.now().toISOString(),
-    last_settled_at: ctx.clock.now().toISOString(),
-    known_facilitator_share: 0.8,
-    pay_to: {
-      address: "0x" + "ab".repeat(20),
-      calls_30d: 20,
-      volume_usdc_30d: "0.02",
-      distinct_payers_30d: 6,
-      unattributed_calls_30d: 1,
-      listings: 2,
-      hosts: 1,
-    },
-    self_dealing: false,
-    used_30d: true,
-    ghost_after: ctx.clock.now().toISOString(),
-    daily: [{ day, calls: 4, volume_usdc: "0.004" }],
-    indexed_from_block: "1",
-    indexed_to_block: "900",
-  };
-  await ctx.db.db.updateTable("signal_snapshots").set({ settlements }).where("listing_id", "=", paid).execute();
-  const at = new Date(ctx.clock.now().getTime() - MINUTE);
-  await ctx.db.db
-    .insertInto("outcome_reports")
-    .values({
-      id: "or_" + "a".repeat(26),
-      listing_id: paid,
-      network: "eip155:84532",
-      tx_hash: "0x" + "cd".repeat(32),
-      log_index: 1,
-      payer: "0x" + "12".repeat(20),
-      outcome: "undelivered",
-      detail: "<script>alert(1)</script> paid, got a 500",
-      settled_at: at,
-      amount_atomic: "1000",
-      signature: "0x00",
-      issued_at: at,
-      accepted_at: at,
-    })
-    .execute();
-  await refreshDeliverySummaries(ctx.db.db, [paid], ctx.clock.now());
+  await seedPaidEvidence(ctx, paid);
 });
 afterAll(() => ctx.close());
 
 const page = async (id: number) => (await app.request(`/endpoints/${id}`)).text();
+const rowIds = (text: string) => [...text.matchAll(/<tr data-id="(\d+)"/g)].map((m) => Number(m[1]));
 
 describe("the endpoint page's chain evidence", () => {
-  it("shows paid volume beside uptime: calls, volume, payers, facilitator share and attribution", async () => {
+  it("shows paid volume beside uptime: calls, volume, payers, last settlement, facilitator share and attribution", async () => {
     const text = await page(paid);
     expect(text.indexOf('id="paid-volume"')).toBeGreaterThan(text.indexOf('id="uptime"'));
-    expect(text).toContain('<strong id="settled-30d">17</strong>');
+    expect(text.indexOf('id="paid-volume"')).toBeLessThan(text.indexOf('id="latency"'));
+    expect(text).toContain('<strong id="settled-30d">17</strong> in 30 days, <span id="settled-7d">9</span> in 7, <span id="settled-24h">4</span> in 24 hours');
+    expect(text).toContain('<td class="price" id="volume-30d">0.017 USDC</td>');
     expect(text).toContain('<strong id="payers-30d">5</strong>');
-    expect(text).toContain("0.017 USDC");
-    expect(text).toContain("Sent by a known facilitator: 80%");
-    expect(text).toContain("the settlements of exactly its price count here");
+    expect(text).toContain('<td id="facilitator-share">80% sent by a known facilitator</td>');
+    expect(text).toContain("by its price among 2 listings on this payTo");
+    expect(text).toMatch(/last settlement<\/th><td><time class="rel"/);
+    // 30 bars, one per UTC day, today's the tallest (the only day with settlements).
+    expect(text.match(/<rect x="\d+" y="\d+" width="8"/g)).toHaveLength(30);
+    expect(text).toContain(`<rect x="290" y="0" width="8" height="40"><title>${ctx.clock.now().toISOString().slice(0, 10)}: 4 calls, 0.004 USDC</title>`);
+    expect(text).not.toContain('id="self-dealing"');
     expect(await page(unindexed)).toContain("Not indexed");
   });
 
-  it("shows a payer's failure report, its text escaped", async () => {
+  it("shows a payer's failure report, marked failed, its text escaped", async () => {
     const text = await page(paid);
-    expect(text).toContain('id="payer-reports"');
     expect(text).toContain('<strong id="payer-failures">1 of 1</strong>');
-    expect(text).toContain("paid, nothing delivered");
+    expect(text).toContain('<span id="payers-failed-7d">1</span>');
+    expect(text).toContain('<tr class="report-failed"><td><strong>failed:</strong> paid, nothing delivered</td>');
+    expect(text).toContain(`<code title="0x${"12".repeat(20)}">0x1212…1212</code>`);
+    expect(text).toContain("0.001 USDC");
     expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt; paid, got a 500");
     expect(text).not.toContain("<script>alert(1)");
-    expect(await page(unindexed)).not.toContain('id="payer-reports"');
+    expect(await page(unindexed)).toContain("No wallet that paid this endpoint has reported");
+  });
+
+  it("names a shared payTo's attribution and self-dealing, and a share without a known facilitator", async () => {
+    const row = await ctx.db.db.selectFrom("signal_snapshots").select("settlements").where("listing_id", "=", paid).executeTakeFirstOrThrow();
+    const changed = { ...(row.settlements as object), attribution: "pay_to", self_dealing: true, known_facilitator_share: null };
+    await ctx.db.db.updateTable("signal_snapshots").set({ settlements: changed }).where("listing_id", "=", paid).execute();
+    const text = await page(paid);
+    expect(text).toContain("shared with the payTo&#39;s 1 other listing: its price is not its own");
+    expect(text).toContain('<p id="self-dealing"><strong>Self-dealing:</strong>');
+    expect(text).toContain('<td id="facilitator-share">no settlement in 30 days</td>');
+  });
+});
+
+describe("the list by paid volume", () => {
+  it("sorts by 30 days' volume, most first and the unindexed last, with a settled calls cell and a sort header", async () => {
+    const res = await app.request("/endpoints?sort=volume", { headers: { "x-forwarded-for": "198.51.100.7" } });
+    const text = await res.text();
+    expect(rowIds(text)).toEqual([paid, unindexed]);
+    expect(text).toContain('<th scope="col" aria-sort="descending"><a href="/endpoints?sort=volume&amp;dir=asc">Paid 30 d (USDC) ▼</a></th>');
+    expect(text).toContain('<td class="num">0.017 (17 calls)</td>');
+    expect(text).toContain('<td class="num">not indexed</td>');
+    const ascending = await (await app.request("/endpoints?sort=volume&dir=asc", { headers: { "x-forwarded-for": "198.51.100.8" } })).text();
+    expect(rowIds(ascending)).toEqual([paid, unindexed]);
+    expect(await (await app.request("/endpoints")).text()).toContain('<a href="/endpoints?sort=volume">Paid 30 d (USDC)</a>');
   });
 });

@@ -152,6 +152,33 @@ describe("lookout-mcp over stdio", () => {
     expect(await answer("preflight-trial", { url: SKYCAST.hourly })).toMatchObject({ ok: true });
   });
 
+  it("signs an outcome report with its own wallet when the agent sends no signature", async () => {
+    // A wallet of its own (demo account 4) that pays a Skycast listing, then reports through its MCP server.
+    const key = svc.devnet.demoAccounts[3]!.privateKey;
+    const own = await connect({ LOOKOUT_PAYER_KEY: key });
+    const wallet = svc.devnet.demoAccounts[3]!.address;
+    const tool = (await own.listTools()).tools.find((t) => t.name === "report-outcome")!;
+    expect(tool.inputSchema.required).toEqual(["url", "outcome"]);
+    expect(tool.description).toContain(`signs the report with its own wallet (${wallet}`);
+    const keyless = (await (await connect({})).listTools()).tools.find((t) => t.name === "report-outcome")!;
+    expect(keyless.inputSchema.required).toEqual(expect.arrayContaining(["payer", "issued_at", "signature"]));
+
+    const { tx } = await settleOnChain(svc.devnet, key, svc.payer(PAYER), 1000n);
+    await catchUp(devnetIndexer(svc.ctx, svc.devnet));
+    const issued_at = Math.floor(svc.ctx.clock.now().getTime() / 1000);
+    const report = { url: SKYCAST.hourly, tx, outcome: "undelivered", detail: "HTTP 500 after payment", issued_at };
+    const accepted = await call("report-outcome", report, own);
+    expect(accepted.isError, JSON.stringify(accepted.content)).toBeFalsy();
+    expect(accepted.structuredContent).toMatchObject({ outcome: "undelivered", payer: wallet.toLowerCase(), tx: tx.toLowerCase(), amount_usdc: "0.001" });
+    expect(toolError(await call("report-outcome", report, own))).toMatchObject({ status: 409, error: "already_reported" });
+    // Another wallet's payment needs that wallet's signature: the server does not sign as someone else.
+    expect(toolError(await call("report-outcome", { ...report, payer: svc.payer(PAYER) }, own))).toMatchObject({
+      status: null,
+      error: "client_error",
+      message: expect.stringContaining("is not this server's wallet"),
+    });
+  });
+
   it("refuses to start on a base URL that is neither https nor loopback", async () => {
     for (const base of ["http://lookout.example", "https://user:pw@lookout.example"]) {
       const child = spawn(process.execPath, MCP, { env: { ...process.env, LOOKOUT_BASE_URL: base }, stdio: ["pipe", "pipe", "pipe"] });

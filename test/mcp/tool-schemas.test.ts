@@ -91,10 +91,10 @@ describe("lookout-mcp's tool schemas, as the MCP SDK client sees them", () => {
 
   it("come with instructions that name the preflight tools, the spend cap and credit bundles", () => {
     const text = mcp.getInstructions()!;
-    for (const word of ["preflight-trial", "preflight", "recommended_action", "LOOKOUT_MAX_PAYMENT_USDC", "credits", "LOOKOUT_CREDIT_ID"])
+    for (const word of ["preflight-trial", "preflight", "recommended_action", "LOOKOUT_MAX_PAYMENT_USDC", "credits", "LOOKOUT_CREDIT_ID", "report-outcome"])
       expect(text).toContain(word);
     // Every tool it names exists.
-    for (const name of text.match(/\b(?:preflight-trial|preflight-batch|forensics|alternatives|credits)\b/g)!) {
+    for (const name of text.match(/\b(?:preflight-trial|preflight-batch|forensics|alternatives|credits|report-outcome)\b/g)!) {
       expect(productRoutes.map((r) => r.id)).toContain(name);
     }
   });

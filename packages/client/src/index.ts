@@ -9,7 +9,7 @@ export * from "./errors.js";
 export { guardFetch, type GuardDecision, type GuardOptions } from "./guard/guard-fetch.js";
 export { lookoutPolicy, type LookoutPolicy, type LookoutPolicyOptions } from "./guard/lookout-policy.js";
 export type { ReportOutcomesOptions } from "./guard/outcome-reporter.js";
-export { judgePaidAnswer, sendOutcomeReport, signOutcomeReport, type OutcomeFields, type OutcomeSigner } from "./outcome-report.js";
+export { judgePaidAnswer, OUTCOME_RETRY, sendOutcomeReport, signOutcomeReport, type OutcomeFields, type OutcomeSigner } from "./outcome-report.js";
 export type { DecisionReason } from "./guard/decision.js";
 export type { CheckOptions } from "./guard/guard-core.js";
 export type { DecidingMode, FailMode, UnknownMode } from "./guard/modes.js";

@@ -42,18 +42,32 @@ export function judgePaidAnswer(status: number, body: string): ReportedOutcome {
 }
 
 /**
- * Sends a signed report, trying again while the service's chain index has not read the settlement
- * yet (422 not_paid) or the address is over its limit (429), up to `attempts` times `waitMs`
- * apart (a 429's Retry-After when longer). Returns the last answer's status and body.
+ * How long `sendOutcomeReport` keeps trying by default: 5, 10, 20, 30, 30 and 30 s apart, about 2
+ * minutes, for an indexer 5 blocks and a 15-second tick behind the chain (the service's defaults),
+ * in few attempts: each counts against the service's 30 reports a minute per client IP.
  */
-export async function sendOutcomeReport(baseUrl: string, body: ReportOutcomeInput, opts: { attempts?: number; waitMs?: number; fetch?: typeof fetch } = {}) {
+export const OUTCOME_RETRY = { attempts: 7, waitMs: 5_000, maxWaitMs: 30_000 } as const;
+
+/**
+ * Sends a signed report, trying again while the service's chain index has not read the settlement
+ * yet (422 not_paid: the indexer may lag a minute behind the chain) or the address is over its
+ * limit (429): up to `attempts` times, waiting `waitMs` and then twice as long each time up to
+ * `maxWaitMs` (a 429's Retry-After when longer). Any other answer is final. Returns the last
+ * answer's status and body.
+ */
+export async function sendOutcomeReport(
+  baseUrl: string,
+  body: ReportOutcomeInput,
+  opts: { attempts?: number; waitMs?: number; maxWaitMs?: number; fetch?: typeof fetch } = {},
+) {
   const send = opts.fetch ?? globalThis.fetch;
+  const { attempts = OUTCOME_RETRY.attempts, waitMs = OUTCOME_RETRY.waitMs, maxWaitMs = OUTCOME_RETRY.maxWaitMs } = opts;
   for (let attempt = 1; ; attempt++) {
     const res = await send(`${baseUrl}/api/v1/outcomes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const answer = (await res.json().catch(() => ({}))) as { error?: string };
     const again = (res.status === 422 && answer.error === "not_paid") || res.status === 429;
-    if (!again || attempt >= (opts.attempts ?? 12)) return { status: res.status, body: answer };
+    if (!again || attempt >= attempts) return { status: res.status, body: answer };
     const retryAfter = Number(res.headers.get("retry-after") ?? 0) * 1000;
-    await new Promise((r) => setTimeout(r, Math.max(opts.waitMs ?? 5000, retryAfter)));
+    await new Promise((r) => setTimeout(r, Math.max(Math.min(waitMs * 2 ** (attempt - 1), maxWaitMs), retryAfter || 0)));
   }
 }

@@ -33,7 +33,8 @@ const client = createLookoutClient({
   creditId: config.creditId,
   timeoutMs: config.timeoutMs,
 });
-await createLookoutMcpServer(client).connect(new StdioServerTransport());
+// The paying wallet also signs the outcome reports the agent sends unsigned (report-outcome).
+await createLookoutMcpServer(client, { outcomeSigner: signer }).connect(new StdioServerTransport());
 console.error(
   `lookout-mcp: serving ${config.baseUrl} over stdio; ${signer ? `paying from ${signer.address}, at most ${config.maxPaymentUsdc} USDC per call` : "no LOOKOUT_PAYER_KEY: free tools only"}`,
 );

@@ -70,7 +70,7 @@ export function startDemoTraffic(opts: DemoTrafficOptions) {
   if (opts.scheduled !== false) timer = setTimeout(tick, TRAFFIC_FIRST_ROUND_MS);
   opts.log.info(
     { endpoints: targets.length, everyMinutes: TRAFFIC_ROUND_MS / 60_000, wallets: accounts.map((a) => a.address) },
-    "demo traffic: paying the honest listings and reporting outcomes",
+    `demo traffic: ${targets.length} endpoints every ${TRAFFIC_ROUND_MS / 60_000} min from ${accounts.length} wallets, each outcome reported`,
   );
   return {
     runRound,

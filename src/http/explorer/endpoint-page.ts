@@ -25,6 +25,7 @@ const STYLE = `${LIST_STYLE}
 .said{font-size:1.1rem}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .line-p50{border-top:2px solid var(--fg)}.line-p90{border-top:2px dashed var(--link)}.line-p50,.line-p90{display:inline-block;width:1.5rem;vertical-align:middle}
 .volume-chart{display:block;width:100%;height:40px;margin:.4rem 0}.volume-chart rect{fill:var(--link)}
+.report-failed td:first-child{border-left:4px solid var(--bad)}.report-failed strong{color:var(--bad)}.reports code{white-space:nowrap}
 `;
 
 const pct = (v: number | null) => (v === null ? "no data" : `${v}%`);

@@ -17,7 +17,7 @@ export function queryString(q: ListQuery): string {
   return s ? `?${s}` : "";
 }
 
-/** Uptime reads best high first; latency and price low first; the catalog in listing order. */
+/** Uptime and paid volume read best high first; latency and price low first; the catalog in listing order. */
 export const defaultDir = (sort: SortKey): "asc" | "desc" => (sort === "uptime" || sort === "volume" ? "desc" : "asc");
 
 /** The same list on another page. */

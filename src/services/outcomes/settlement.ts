@@ -51,7 +51,7 @@ export async function settlementToReport(
       "the chain index holds no settlement to this listing's payTo with this transaction or nonce; one minutes old may not be indexed yet: retry in a minute",
     );
   const mine = named.filter((s) => s.payer === r.payer.toLowerCase());
-  if (mine.length === 0) throw new ClaimRefused("not_paid", "that settlement was paid by another wallet than payer");
+  if (mine.length === 0) throw new ClaimRefused("not_the_payer", "that settlement was paid by another wallet than payer");
   const fresh = mine.filter((s) => now.getTime() - s.settled_at.getTime() <= REPORT_MAX_AGE_MS);
   if (fresh.length === 0) throw new ClaimRefused("settlement_too_old", "the settlement is older than 7 days");
   const open = fresh.find((s) => !s.reported);

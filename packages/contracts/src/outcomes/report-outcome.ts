@@ -47,7 +47,7 @@ export const reportOutcomeContract = defineContract({
   title: "Report a paid call's outcome",
   summary: "An agent that paid a listed endpoint says what it got, signed by the paying wallet; free, one report per settlement.",
   description:
-    "The report is signed with EIP-712 (domain `x402 Lookout outcome report`, version 1; type OutcomeReport(string url, bytes32 transaction, bytes32 nonce, string outcome, string detail, uint256 issuedAt)) by the wallet that paid. It is accepted only when the chain shows that wallet's settled USDC transfer to the listing's payTo, named by its transaction or its authorization nonce, within the last 7 days, and only once per settlement. Accepted reports count per listing (forensics' `delivery.payer_reports_30d`) and feed `paid_no_delivery` beside Lookout's own paid checks (docs/signals.md). Limited to 30 reports a minute per client address.",
+    "The report is signed with EIP-712 (domain `x402 Lookout outcome report`, version 1; type OutcomeReport(string url, bytes32 transaction, bytes32 nonce, string outcome, string detail, uint256 issuedAt)) by the wallet that paid. It is accepted only when the chain shows that wallet's settled USDC transfer to the listing's payTo, named by its transaction or its authorization nonce, within the last 7 days, and only once per settlement. Accepted reports count per listing (forensics' `delivery.payer_reports_30d`) and feed `paid_no_delivery` beside Lookout's own paid checks (docs/signals.md). Limited to 30 reports a minute per client IP address.",
   body: ReportOutcomeBody,
   response: OutcomeAcceptedSchema,
   errors: [
@@ -56,9 +56,9 @@ export const reportOutcomeContract = defineContract({
     { status: 409, when: "this settlement was reported already" },
     {
       status: 422,
-      when: "refused: the signature is not the payer's (signature_invalid), no settlement by the payer to the listing's payTo matches (not_paid), or it settled more than 7 days ago (settlement_too_old)",
+      when: "refused: the signature is not the payer's (signature_invalid), no settlement to the listing's payTo matches the transaction or nonce, or not yet indexed: retry in a minute (not_paid), it was paid by another wallet (not_the_payer), or it settled more than 7 days ago (settlement_too_old)",
     },
-    { status: 429, when: "more than 30 reports a minute from this address" },
+    { status: 429, when: "more than 30 reports a minute from this client IP address" },
     { status: 503, when: "the database is unavailable" },
   ],
   examples: {
