@@ -7,7 +7,7 @@ import { createAppContext, Readiness, type AppContext } from "./context.js";
 import { openDatabase } from "./db/client.js";
 import { DataDirLocked } from "./db/data-dir-lock.js";
 import { migrate } from "./db/migrate.js";
-import { startDemoFleet, startDemoTraffic, type DemoFleet } from "./demo/index.js";
+import { startDemoFleet, type DemoFleet } from "./demo/index.js";
 import { createAdminApp } from "./http/operations.js";
 import { listen, portProblem } from "./http/serve.js";
 import { registerStateGauges } from "./http/state-gauges.js";
@@ -92,8 +92,10 @@ async function main(config: Config): Promise<void> {
       step();
       log.info({ url: admin.url }, "admin listener: /metrics, /healthz, /readyz");
     }
-    // Demo mode's paying agents, once the service answers their reports (decision 0052).
+    // Demo mode's paying agents, once the service answers their reports (decision 0052); loaded
+    // only here, so a production process never loads the agent side (the client package).
     if (fleet && url && rail?.devnet) {
+      const { startDemoTraffic } = await import("./demo/traffic/agent.js");
       const traffic = startDemoTraffic({
         endpoints: fleet.endpoints,
         wallets: rail.devnet.traffic.map((w) => w.privateKey),

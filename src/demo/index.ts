@@ -1,5 +1,4 @@
 export { startDemoFleet } from "./start-demo-fleet.js";
-export { startDemoTraffic, TRAFFIC_FIRST_ROUND_MS, TRAFFIC_ROUND_MS } from "./traffic/agent.js";
 export { CATALOG_PATH, DEFAULT_FLAP_PERIOD_MS, DEFAULT_QUOTE_SWITCH_MS, DEFAULT_SLOW_MS, DIES_EARLY_AFTER_MS } from "./constants.js";
 export { EXPECTATIONS } from "./expectations.js";
 export { flapIsDown } from "./servers/behaviours.js";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { createLocalFacilitator } from "../../src/chain/facilitator.js";
-import { startDemoFleet, startDemoTraffic, type DemoFleet } from "../../src/demo/index.js";
+import { startDemoFleet, type DemoFleet } from "../../src/demo/index.js";
+import { startDemoTraffic } from "../../src/demo/traffic/agent.js";
 import { trafficTargets } from "../../src/demo/traffic/targets.js";
 import { updateVerdicts } from "../../src/services/evidence/index.js";
 import { productRoutes } from "../../src/http/routes/index.js";

@@ -103,7 +103,8 @@ describe.skipIf(!testDatabaseUrl)("roles across processes on one PostgreSQL", ()
     spawnRole("prober2", "prober");
     spawnRole("ingester", "ingester");
     spawnRole("alerter", "alerter");
-    await Promise.all([procs.api1!, procs.api2!].map((p) => p.waitForLine((l) => l.msg === "x402 Lookout listening", 30_000)));
+    // Six processes compile and start at once on two cores: about half a minute each.
+    await Promise.all([procs.api1!, procs.api2!].map((p) => p.waitForLine((l) => l.msg === "x402 Lookout listening", 60_000)));
     started = Date.now();
   }, 90_000);
 
