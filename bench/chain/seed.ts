@@ -16,7 +16,7 @@ export const payToAddresses = (n: number): Address[] => Array.from({ length: n }
 export const payerAccounts = (n: number): PrivateKeyAccount[] => Array.from({ length: n }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench-payer-${i}`))));
 
 /** One signed transferWithAuthorization call of `payer` to `to`, as a facilitator submits it. */
-export async function settlementCall(devnet: Devnet, payer: PrivateKeyAccount, to: Address, value: bigint): Promise<Hex> {
+export async function settlementCall(devnet: Pick<Devnet, "chainId" | "usdcAddress">, payer: PrivateKeyAccount, to: Address, value: bigint): Promise<Hex> {
   const { name, version } = NETWORK_INFO["eip155:84532"].usdc.eip712;
   const message = {
     from: payer.address,
@@ -46,8 +46,11 @@ export async function settlementCall(devnet: Devnet, payer: PrivateKeyAccount, t
  */
 export async function seedSettlements(devnet: Devnet, payTos: readonly Address[], payers: readonly PrivateKeyAccount[], transfers: number) {
   const wallet = devnetWallet(devnet);
-  for (const p of payers) await wallet.writeContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "mint", args: [p.address, 10n ** 12n] });
-  const first = (await devnet.publicClient.getBlockNumber()) + 1n;
+  let minted: Hex | undefined;
+  for (const p of payers)
+    minted = await wallet.writeContract({ address: devnet.usdcAddress, abi: testUsdcAbi, functionName: "mint", args: [p.address, 10n ** 12n] });
+  // The mints' own Transfer logs stay below `first`, out of the seeded range.
+  const first = (await devnet.publicClient.waitForTransactionReceipt({ hash: minted! })).blockNumber + 1n;
   let last: Hex | undefined;
   for (let i = 0; i < transfers; i += PER_TX) {
     const calls = [];

@@ -1,47 +1,68 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import type { Address } from "viem";
 import type { Devnet } from "../../src/chain/devnet.js";
 import { indexStep, type IndexLimits, type LogSource } from "../../src/services/chain-index/index.js";
 import type { BenchDb } from "../lib/bench-db.js";
 import { percentile } from "./measure.js";
-import { payerAccounts, settlementCall } from "./seed.js";
-import { devnetWallet } from "./wallet.js";
+import type { SenderJob, SenderMessage } from "./sender.js";
 
 const PER_SECOND = 20;
-const SECONDS = 15;
+const SECONDS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+interface Ended {
+  perSecond: number;
+  blocksBehind: number;
+  at: number;
+}
+
 /**
- * Steady state: PER_SECOND settlements a second for SECONDS, each its own transaction (mined on
- * arrival), while the indexer steps every second; each settlement's lag is from its receipt to
- * its row. Returns the lag's median and maximum in seconds and how far behind the head it ends.
+ * Steady state: for SECONDS, up to PER_SECOND settlements a second, each its own transaction (mined
+ * on arrival), sent by sender.ts while the indexer steps every second here; each one's lag is from
+ * its receipt to its row. Returns the lag's median and maximum in seconds, the rate the devnet kept,
+ * and how far the payTo read least far is behind the head when sending ends (before the drain).
  */
 export async function steadyLag(devnet: Devnet, db: BenchDb, source: LogSource, payTos: readonly Address[], limits: IndexLimits) {
-  const wallet = devnetWallet(devnet);
-  const payer = payerAccounts(1)[0]!;
   const mined = new Map<string, number>();
   const seen = new Map<string, number>();
-  let sending = true;
-  const indexer = (async () => {
-    while (sending || seen.size < mined.size) {
+  let sent: Ended | null = null;
+  const behind = async () => {
+    const { rows } = await sql<{ low: number }>`select min(synced_to)::int as low from chain_payees`.execute(db.db);
+    return Number(await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) - rows[0]!.low;
+  };
+  const job: SenderJob = {
+    rpcUrl: devnet.rpcUrl,
+    usdcAddress: devnet.usdcAddress,
+    payTos: payTos.slice(0, PER_SECOND * SECONDS), // the job goes in argv: 128 KB at most
+    perSecond: PER_SECOND,
+    seconds: SECONDS,
+  };
+  const sender = fork(fileURLToPath(new URL("./sender.ts", import.meta.url)), [JSON.stringify(job)], {
+    execArgv: ["--conditions=@x402-lookout/source", "--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const failed = new Promise<never>((_, reject) => sender.once("exit", (code) => code && reject(new Error(`the sender exited with ${code}`))));
+  sender.on("message", (m: SenderMessage) => {
+    if ("hash" in m) mined.set(m.hash, m.at);
+    else void behind().then((blocksBehind) => (sent = { perSecond: m.perSecond, blocksBehind, at: Date.now() }));
+  });
+  const indexer = async () => {
+    while (!sent || seen.size < mined.size) {
+      if (sent && Date.now() - sent.at > 60_000) throw new Error(`${mined.size - seen.size} settlements not indexed 60 s after the last`);
       await indexStep(db.db, source, devnet.network, limits, new Date());
-      const { rows } = await sql<{ tx_hash: string }>`select tx_hash from chain_settlements where tx_hash = any(${[...mined.keys()]}::text[])`.execute(db.db);
-      for (const r of rows) if (!seen.has(r.tx_hash)) seen.set(r.tx_hash, performance.now());
+      const hashes = [...mined.keys()];
+      const { rows } = await sql<{ tx_hash: string }>`select tx_hash from chain_settlements
+        where network = ${devnet.network} and tx_hash = any(${hashes}::text[])`.execute(db.db);
+      const now = Date.now();
+      for (const r of rows) if (!seen.has(r.tx_hash)) seen.set(r.tx_hash, now);
       await sleep(1000);
     }
-  })();
-  for (let i = 0; i < PER_SECOND * SECONDS; i++) {
-    const started = performance.now();
-    const data = await settlementCall(devnet, payer, payTos[i % payTos.length]!, 1000n);
-    const hash = await wallet.sendTransaction({ to: devnet.usdcAddress, data });
-    await devnet.publicClient.waitForTransactionReceipt({ hash });
-    mined.set(hash.toLowerCase(), performance.now());
-    await sleep(Math.max(0, 1000 / PER_SECOND - (performance.now() - started)));
-  }
-  sending = false;
-  await indexer;
+  };
+  await Promise.race([indexer(), failed]);
+  sender.kill();
   const lags = [...mined].map(([tx, at]) => (seen.get(tx)! - at) / 1000);
-  const head = await devnet.publicClient.getBlockNumber();
-  const { rows } = await sql<{ low: number }>`select min(synced_to)::int as low from chain_payees`.execute(db.db);
-  return { sent: mined.size, perSecond: PER_SECOND, p50: percentile(lags, 50), max: Math.max(...lags), blocksBehind: Number(head) - rows[0]!.low };
+  const end = (sent as Ended | null)!;
+  return { sent: mined.size, perSecond: end.perSecond, p50: percentile(lags, 50), max: Math.max(...lags), blocksBehind: end.blocksBehind };
 }
